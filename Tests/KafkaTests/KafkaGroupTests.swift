@@ -1,0 +1,102 @@
+import Kafka
+import Testing
+
+@Suite("Consumer groups and faults on the embedded cluster", .serialized)
+struct KafkaGroupTests {
+    @Test("two consumers in one group split the partitions; when one closes the other gets them all")
+    func groupSplitsAndTakesOver() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 3, logger: testLogger("cluster"))
+        try cluster.createTopic("split", partitions: 6)
+        let configuration = groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "split")
+        let firstHandler = RecordingAssignmentHandler()
+        let secondHandler = RecordingAssignmentHandler()
+        let first = try await KafkaConsumer(configuration: configuration, assignmentHandler: firstHandler, logger: testLogger("c1"))
+        let second = try await KafkaConsumer(configuration: configuration, assignmentHandler: secondHandler, logger: testLogger("c2"))
+        try await first.subscribe(topics: ["split"])
+        try await second.subscribe(topics: ["split"])
+
+        // Poll both until the group settled with all 6 partitions split between them.
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(60)
+        var settled = false
+        while clock.now < end {
+            async let a = first.poll(maxRecords: 100, maxWait: .milliseconds(200))
+            async let b = second.poll(maxRecords: 100, maxWait: .milliseconds(200))
+            _ = try await (a, b)
+            let one = firstHandler.assigned.withLockedValue { $0 }
+            let two = secondHandler.assigned.withLockedValue { $0 }
+            if one.count + two.count == 6 && !one.isEmpty && !two.isEmpty && one.isDisjoint(with: two) {
+                settled = true
+                break
+            }
+        }
+        #expect(settled, "the group split 6 partitions between two members")
+        #expect(try await first.assignment().count + second.assignment().count == 6)
+
+        try await first.close()
+        var tookOver = false
+        while clock.now < end + .seconds(30) {
+            _ = try await second.poll(maxRecords: 100, maxWait: .milliseconds(200))
+            if secondHandler.assigned.withLockedValue({ $0.count }) == 6 {
+                tookOver = true
+                break
+            }
+        }
+        #expect(tookOver, "the remaining member owns all 6 partitions")
+        #expect(try await second.assignment().count == 6)
+        try await second.close()
+    }
+
+    @Test("all brokers down for 5 s and back: nothing lost, the consumer resumes")
+    func brokersDownAndBack() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 3, logger: testLogger("cluster"))
+        try cluster.createTopic("outage", partitions: 3)
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
+            logger: testLogger("producer")
+        )
+        // The session times out during the outage and the member re-joins: it must resume after
+        // what it processed, as the ingest does with offsets kept in PostgreSQL.
+        let offsets = InMemoryOffsetStore()
+        let consumer = try await KafkaConsumer(
+            configuration: groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "outage"),
+            assignmentHandler: offsets,
+            logger: testLogger("consumer")
+        )
+        try await consumer.subscribe(topics: ["outage"])
+        for index in 0..<500 {
+            try await producer.enqueue(topic: "outage", key: bytes("k\(index % 10)"), value: bytes("\(index)"))
+        }
+        try await producer.flush()
+        var received = try await consume(consumer, count: 500, offsets: offsets)
+        #expect(received.count == 500)
+
+        // Records handed to the producer during the outage are delivered once brokers return.
+        try cluster.setAllBrokersDown()
+        let clock = ContinuousClock()
+        let downUntil = clock.now + .seconds(5)
+        var index = 500
+        while clock.now < downUntil {
+            let batch = try await consumer.poll(maxRecords: 100, maxWait: .milliseconds(100))
+            received += batch.records
+            offsets.processed(batch.records)
+            if index < 1_000 {
+                try await producer.enqueue(topic: "outage", key: bytes("k\(index % 10)"), value: bytes("\(index)"))
+                index += 1
+            }
+        }
+        try cluster.setAllBrokersUp()
+        while index < 1_000 {
+            try await producer.enqueue(topic: "outage", key: bytes("k\(index % 10)"), value: bytes("\(index)"))
+            index += 1
+        }
+        try await producer.flush(timeout: .seconds(60))
+        #expect(producer.undeliveredCount == 0)
+        received += try await consume(consumer, count: 1_000 - received.count, within: .seconds(90), offsets: offsets)
+        let values = Set(received.compactMap { $0.value.map { String(decoding: $0, as: UTF8.self) } })
+        #expect(received.count == 1_000, "no record lost or duplicated")
+        #expect(values == Set((0..<1_000).map(String.init)))
+        await producer.close()
+        try await consumer.close()
+    }
+}
