@@ -63,7 +63,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            resources: [.copy("Migrations")],
             swiftSettings: strict
         ),
         // HTTP: hook routes, console streams and page, health, readiness, metrics.

@@ -39,7 +39,8 @@ public final class EmbeddedKafkaCluster: @unchecked Sendable {
         }
         self.cluster = cluster
         self.brokerCount = brokers
-        self.bootstrapServers = rd_kafka_mock_cluster_bootstraps(cluster).flatMap { String(validatingCString: $0) } ?? ""
+        self.bootstrapServers =
+            rd_kafka_mock_cluster_bootstraps(cluster).flatMap { String(validatingCString: $0) } ?? ""
     }
 
     deinit {

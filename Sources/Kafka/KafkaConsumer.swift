@@ -83,7 +83,8 @@ public final class KafkaConsumer: Sendable {
     /// Assigns partitions by hand, without group membership (no rebalances, no handler calls).
     public func assign(_ partitions: [TopicPartition: KafkaStartOffset]) async throws {
         try await run { [state] handle in
-            let list = RDKafkaClient.makeList(partitions.sorted { $0.key < $1.key }.map { ($0.key, $0.value.rawOffset) })
+            let list = RDKafkaClient.makeList(
+                partitions.sorted { $0.key < $1.key }.map { ($0.key, $0.value.rawOffset) })
             defer { rd_kafka_topic_partition_list_destroy(list) }
             let result = rd_kafka_assign(handle, list)
             if result != RD_KAFKA_RESP_ERR_NO_ERROR {
@@ -331,9 +332,11 @@ public final class KafkaConsumer: Sendable {
             var name: UnsafePointer<CChar>? = nil
             var valuePointer: UnsafeRawPointer? = nil
             var size = 0
-            while rd_kafka_header_get_all(headerList, index, &name, &valuePointer, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
+            while rd_kafka_header_get_all(headerList, index, &name, &valuePointer, &size) == RD_KAFKA_RESP_ERR_NO_ERROR
+            {
                 let headerValue = valuePointer.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }
-                headers.append(KafkaHeader(key: name.flatMap { String(validatingCString: $0) } ?? "", value: headerValue))
+                headers.append(
+                    KafkaHeader(key: name.flatMap { String(validatingCString: $0) } ?? "", value: headerValue))
                 index += 1
             }
         }
@@ -357,7 +360,8 @@ public final class KafkaConsumer: Sendable {
         logger: Logger
     ) -> @Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void {
         { handle, code, list in
-            let cooperative = rd_kafka_rebalance_protocol(handle).flatMap { String(validatingCString: $0) } == "COOPERATIVE"
+            let cooperative =
+                rd_kafka_rebalance_protocol(handle).flatMap { String(validatingCString: $0) } == "COOPERATIVE"
             let partitions = RDKafkaClient.topicPartitions(list)
             switch code {
             case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
@@ -396,7 +400,8 @@ public final class KafkaConsumer: Sendable {
                 )
                 if cooperative {
                     if let error = rd_kafka_incremental_unassign(handle, list) {
-                        logger.error("\(KafkaError.consuming(error, code: .rebalance, context: "incremental unassign"))")
+                        logger.error(
+                            "\(KafkaError.consuming(error, code: .rebalance, context: "incremental unassign"))")
                     }
                 } else {
                     _ = rd_kafka_assign(handle, nil)

@@ -88,7 +88,8 @@ public final class KafkaProducer: Sendable {
             let result = produce(topic: topic, partition: partition, key: key, value: value, headers: headers, id: id)
             if result != RD_KAFKA_RESP_ERR_NO_ERROR {
                 let continuation = client.context.deliveries.withLockedValue { $0.waiting.removeValue(forKey: id) }
-                continuation?.resume(throwing: KafkaError.rdKafka(result, code: .produce, context: "produce to \(topic)"))
+                continuation?.resume(
+                    throwing: KafkaError.rdKafka(result, code: .produce, context: "produce to \(topic)"))
             }
         }
     }
@@ -141,7 +142,8 @@ public final class KafkaProducer: Sendable {
     /// - Throws: ``KafkaError`` `.broker` when no broker answered within `timeout`.
     public func metadata(timeout: Duration = .seconds(2)) async throws -> KafkaClusterMetadata {
         let client = self.client
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         return try await threads.runIfActive {
             try RDKafkaMetadata.fetch(client.handle, timeoutMilliseconds: milliseconds)
         }

@@ -108,7 +108,8 @@ final class RDKafkaClient: @unchecked Sendable {
     }
 
     /// Builds a C partition list; the caller destroys it with `rd_kafka_topic_partition_list_destroy`.
-    static func makeList(_ offsets: [(TopicPartition, Int64)]) -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t> {
+    static func makeList(_ offsets: [(TopicPartition, Int64)]) -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
+    {
         let list = rd_kafka_topic_partition_list_new(Int32(max(offsets.count, 1)))!
         for (partition, offset) in offsets {
             let element = rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition)!
@@ -128,11 +129,15 @@ final class RDKafkaContext: Sendable {
     let lastError = NIOLockedValueBox<KafkaError?>(nil)
     let fatalError = NIOLockedValueBox<KafkaError?>(nil)
     let deliveries = NIOLockedValueBox<DeliveryRegistry>(DeliveryRegistry())
-    let rebalance: (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
+    let rebalance:
+        (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
 
     init(
         logger: Logger,
-        rebalance: (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)? = nil
+        rebalance: (
+            @Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) ->
+                Void
+        )? = nil
     ) {
         self.logger = logger
         self.rebalance = rebalance

@@ -10,8 +10,10 @@ struct KafkaGroupTests {
         let configuration = groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "split")
         let firstHandler = RecordingAssignmentHandler()
         let secondHandler = RecordingAssignmentHandler()
-        let first = try await KafkaConsumer(configuration: configuration, assignmentHandler: firstHandler, logger: testLogger("c1"))
-        let second = try await KafkaConsumer(configuration: configuration, assignmentHandler: secondHandler, logger: testLogger("c2"))
+        let first = try await KafkaConsumer(
+            configuration: configuration, assignmentHandler: firstHandler, logger: testLogger("c1"))
+        let second = try await KafkaConsumer(
+            configuration: configuration, assignmentHandler: secondHandler, logger: testLogger("c2"))
         try await first.subscribe(topics: ["split"])
         try await second.subscribe(topics: ["split"])
 
@@ -52,7 +54,8 @@ struct KafkaGroupTests {
         let cluster = try EmbeddedKafkaCluster(brokers: 3, logger: testLogger("cluster"))
         try cluster.createTopic("outage", partitions: 3)
         let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
+            configuration: KafkaProducerConfiguration(
+                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
             logger: testLogger("producer")
         )
         // The session times out during the outage and the member re-joins: it must resume after

@@ -8,7 +8,8 @@ struct KafkaRoundTripTests {
         let cluster = try EmbeddedKafkaCluster(brokers: 3, logger: testLogger("cluster"))
         try cluster.createTopic("roundtrip", partitions: 6)
         let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
+            configuration: KafkaProducerConfiguration(
+                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
             logger: testLogger("producer")
         )
         let total = 10_000
@@ -69,11 +70,13 @@ struct KafkaRoundTripTests {
         let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: testLogger("cluster"))
         try cluster.createTopic("offsets", partitions: 2)
         let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
+            configuration: KafkaProducerConfiguration(
+                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
             logger: testLogger("producer")
         )
         for index in 0..<100 {
-            try await producer.enqueue(topic: "offsets", partition: Int32(index % 2), key: nil, value: bytes("\(index)"))
+            try await producer.enqueue(
+                topic: "offsets", partition: Int32(index % 2), key: nil, value: bytes("\(index)"))
         }
         try await producer.flush()
         await producer.close()
@@ -83,7 +86,8 @@ struct KafkaRoundTripTests {
         let one = TopicPartition(topic: "offsets", partition: 1)
         let handler = RecordingAssignmentHandler(startOffsets: [zero: .offset(37), one: .offset(50)])
         let consumer = try await KafkaConsumer(
-            configuration: groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "offsets", reset: "error"),
+            configuration: groupConsumerConfiguration(
+                bootstrap: cluster.bootstrapServers, group: "offsets", reset: "error"),
             assignmentHandler: handler,
             logger: testLogger("consumer")
         )

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Shared helpers of the project's scripts: install what is missing, run a local PostgreSQL.
+# Sourced, not executed.
+
+# Debian packages the build, the tests and `switchboard dev` need.
+SWITCHBOARD_APT_PACKAGES=(librdkafka-dev pkg-config postgresql postgresql-contrib kcat tzdata python3 curl procps)
+
+log() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
+
+# Installs the Debian packages that are missing (as root, or with sudo when it exists).
+ensure_packages() {
+    local missing=()
+    for package in "${SWITCHBOARD_APT_PACKAGES[@]}" "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    log "installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# The directory of PostgreSQL's server binaries (initdb, pg_ctl, postgres).
+postgres_bindir() {
+    local dir
+    dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+    [ -n "$dir" ] || { echo "PostgreSQL server binaries not found under /usr/lib/postgresql" >&2; return 1; }
+    echo "$dir"
+}
+
+# A free TCP port on 127.0.0.1.
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# Runs a PostgreSQL server binary as the owner of the data folder (initdb refuses root).
+as_postgres_owner() {
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+# start_postgres DATADIR PORT [fast]
+# Creates the cluster in DATADIR if needed and starts it on 127.0.0.1:PORT (socket in DATADIR).
+# With "fast", durability is traded for speed (fsync off): for throwaway test clusters only.
+start_postgres() {
+    local datadir=$1 port=$2 mode=${3:-durable} bindir
+    bindir=$(postgres_bindir)
+    mkdir -p "$datadir"
+    [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$datadir" && chmod 700 "$datadir"
+    if [ ! -f "$datadir/PG_VERSION" ]; then
+        as_postgres_owner "$bindir/initdb" -D "$datadir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+    fi
+    local options="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$datadir -c max_connections=200 -c shared_buffers=256MB -c default_toast_compression=lz4"
+    [ "$mode" = fast ] && options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    as_postgres_owner "$bindir/pg_ctl" -D "$datadir" -l "$datadir/server.log" -o "$options" -w -t 60 start >/dev/null
+}
+
+# stop_postgres DATADIR
+stop_postgres() {
+    local datadir=$1 bindir
+    bindir=$(postgres_bindir)
+    [ -f "$datadir/postmaster.pid" ] && as_postgres_owner "$bindir/pg_ctl" -D "$datadir" -m fast -w -t 30 stop >/dev/null 2>&1 || true
+}
+
+# create_database PORT NAME
+create_database() {
+    local port=$1 name=$2
+    psql -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -qAt \
+        -c "SELECT 1 FROM pg_database WHERE datname = '$name'" | grep -q 1 \
+        || psql -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q -c "CREATE DATABASE \"$name\""
+}

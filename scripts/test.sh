@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every test against a throwaway PostgreSQL server and librdkafka's embedded mock cluster.
+#
+#   scripts/test.sh [swift test arguments...]
+#
+# Installs what is missing (librdkafka-dev, postgresql, ...), starts PostgreSQL on a free loopback
+# port in a temporary folder, runs `swift test`, and stops the server even when tests fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+ensure_packages
+export CI="${CI:-}"
+
+workdir=$(mktemp -d /tmp/switchboard-test.XXXXXX)
+chmod 755 "$workdir"
+port=$(free_port)
+cleanup() {
+    stop_postgres "$workdir/pg"
+    rm -rf "$workdir"
+}
+trap cleanup EXIT INT TERM
+
+log "starting PostgreSQL on 127.0.0.1:$port (data in $workdir/pg)"
+start_postgres "$workdir/pg" "$port" fast
+create_database "$port" switchboard_test
+export SWITCHBOARD_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/switchboard_test"
+export SWITCHBOARD_TEST_POSTGRES_BIN="$(postgres_bindir)"
+export SWITCHBOARD_TEST_POSTGRES_DATA="$workdir/pg"
+
+if [ -z "${SWITCHBOARD_SKIP_LINT:-}" ] && swift format --version >/dev/null 2>&1; then
+    log "checking formatting (swift format lint --strict)"
+    swift format lint --strict --recursive --parallel Package.swift Sources Tests
+fi
+
+log "building and running the tests"
+swift build --build-tests
+swift test --skip-build "$@"
