@@ -30,6 +30,8 @@ public final class KafkaProducer: Sendable {
     private let client: RDKafkaClient
     private let threads: NIOThreadPool
     private let stopped = NIOLockedValueBox(false)
+    /// 1 once the poll loop has returned; `rd_kafka_destroy` must not run while it polls.
+    private let pollLoopFinished = ConditionLock(value: 0)
     private let logger: Logger
 
     /// Creates a producer and starts its delivery-report thread.
@@ -53,10 +55,13 @@ public final class KafkaProducer: Sendable {
         threads.start()
         let client = self.client
         let stopped = self.stopped
+        let finished = self.pollLoopFinished
         threads.submit { _ in
             while !stopped.withLockedValue({ $0 }) {
                 rd_kafka_poll(client.handle, 100)
             }
+            finished.lock()
+            finished.unlock(withValue: 1)
         }
     }
 
@@ -161,7 +166,12 @@ public final class KafkaProducer: Sendable {
         }
         stopped.withLockedValue { $0 = true }
         let client = self.client
-        _ = try? await threads.runIfActive { rd_kafka_destroy(client.handle) }
+        let finished = self.pollLoopFinished
+        _ = try? await threads.runIfActive {
+            finished.lock(whenValue: 1)
+            finished.unlock()
+            rd_kafka_destroy(client.handle)
+        }
         failOutstanding()
         try? await threads.shutdownGracefully()
     }

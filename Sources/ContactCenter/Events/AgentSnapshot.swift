@@ -1,0 +1,17 @@
+/// `CurrentAgentSnapshot` / `PreviousAgentSnapshot` of an agent event: the agent's status,
+/// configuration and contacts at one instant.
+public struct AgentSnapshot: Sendable, Hashable {
+    /// `AgentStatus`.
+    public var status: AgentStatus?
+    /// `Configuration`.
+    public var configuration: AgentConfiguration?
+    /// `Contacts`: the contacts on the agent's desk, in wire order.
+    public var contacts: [AgentContact]
+
+    /// Creates a snapshot.
+    public init(status: AgentStatus?, configuration: AgentConfiguration?, contacts: [AgentContact] = []) {
+        self.status = status
+        self.configuration = configuration
+        self.contacts = contacts
+    }
+}

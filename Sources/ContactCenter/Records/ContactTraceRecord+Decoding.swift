@@ -1,0 +1,93 @@
+import Foundation
+
+extension ContactTraceRecord {
+    /// Decodes a CTR from the JSON bytes Amazon Connect writes, keeping the bytes in ``rawJSON``.
+    ///
+    /// Tolerant where Amazon Connect varies: optional members may be absent or `null`,
+    /// timestamps may have second or millisecond precision, unknown members are ignored (and
+    /// kept in ``rawJSON``). Strict where the ingest depends on the value: `ContactId` must be a
+    /// non-empty string, timestamps must parse, durations must be whole non-negative numbers,
+    /// and the record must have a version (`LastUpdateTimestamp`, else `DisconnectTimestamp`,
+    /// else `InitiationTimestamp`).
+    ///
+    /// - Parameter jsonData: One CTR as UTF-8 JSON.
+    /// - Throws: ``ContactCenterDecodingError`` naming the field path and the problem, e.g.
+    ///   path `Agent.AgentInteractionDuration`, reason `expected a whole number of seconds (a
+    ///   JSON number), found a string "220"`.
+    public init(jsonData: Data) throws {
+        do {
+            self = try JSONDocument.parse(jsonData) { document in
+                try ContactTraceRecord(root: JSONObjectReader.root(document))
+            }
+        } catch let error as ContactCenterDecodingError {
+            throw error.attributed(to: "ContactTraceRecord")
+        }
+        rawJSON = jsonData
+    }
+
+    private init(root: JSONObjectReader) throws {
+        let contactId = try root.requiredString("ContactId")
+        let initiation = try root.timestamp("InitiationTimestamp")
+        let disconnect = try root.timestamp("DisconnectTimestamp")
+        guard let version = try root.timestamp("LastUpdateTimestamp") ?? disconnect ?? initiation else {
+            throw ContactCenterDecodingError(
+                path: "LastUpdateTimestamp",
+                reason: "is missing, and so are DisconnectTimestamp and InitiationTimestamp; the record has no "
+                    + "version for the upsert guard")
+        }
+        self.init(
+            contactId: contactId,
+            initialContactId: try root.string("InitialContactId"),
+            previousContactId: try root.string("PreviousContactId"),
+            nextContactId: try root.string("NextContactId"),
+            channel: try root.string("Channel").map(ContactChannel.init(rawValue:)),
+            initiationMethod: try root.string("InitiationMethod"),
+            initiationTimestamp: initiation,
+            connectedToSystemTimestamp: try root.timestamp("ConnectedToSystemTimestamp"),
+            disconnectTimestamp: disconnect,
+            disconnectReason: try root.string("DisconnectReason"),
+            lastUpdateTimestamp: version,
+            customerEndpoint: try root.object("CustomerEndpoint").map(Endpoint.init(reader:)),
+            systemEndpoint: try root.object("SystemEndpoint").map(Endpoint.init(reader:)),
+            attributes: try root.stringMap("Attributes") ?? [:],
+            queue: try root.object("Queue").map(Queue.init(reader:)),
+            agent: try root.object("Agent").map(Agent.init(reader:))
+        )
+    }
+}
+
+extension ContactTraceRecord.Endpoint {
+    init(reader: JSONObjectReader) throws {
+        self.init(address: try reader.string("Address"), type: try reader.string("Type"))
+    }
+}
+
+extension ContactTraceRecord.Queue {
+    init(reader: JSONObjectReader) throws {
+        self.init(
+            arn: try reader.string("ARN"),
+            name: try reader.string("Name"),
+            enqueueTimestamp: try reader.timestamp("EnqueueTimestamp"),
+            dequeueTimestamp: try reader.timestamp("DequeueTimestamp"),
+            duration: try reader.wholeNumber("Duration")
+        )
+    }
+}
+
+extension ContactTraceRecord.Agent {
+    init(reader: JSONObjectReader) throws {
+        self.init(
+            arn: try reader.string("ARN"),
+            username: try reader.string("Username"),
+            connectedToAgentTimestamp: try reader.timestamp("ConnectedToAgentTimestamp"),
+            agentInteractionDuration: try reader.wholeNumber("AgentInteractionDuration"),
+            afterContactWorkStartTimestamp: try reader.timestamp("AfterContactWorkStartTimestamp"),
+            afterContactWorkEndTimestamp: try reader.timestamp("AfterContactWorkEndTimestamp"),
+            afterContactWorkDuration: try reader.wholeNumber("AfterContactWorkDuration"),
+            customerHoldDuration: try reader.wholeNumber("CustomerHoldDuration"),
+            numberOfHolds: try reader.wholeNumber("NumberOfHolds", unit: "holds"),
+            longestHoldDuration: try reader.wholeNumber("LongestHoldDuration"),
+            routingProfile: try reader.object("RoutingProfile").map(ResourceReference.init)
+        )
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// An Amazon Connect contact trace record (CTR), format version `2017-03-10`.
+///
+/// The model holds the fields Switchboard reads; every other field (Recording, MediaStreams,
+/// Tags, fields Amazon adds later) survives in ``rawJSON``, the exact bytes received, which the
+/// ingest stores as `jsonb`.
+///
+/// Decode with ``init(jsonData:)``; produce wire JSON with ``jsonData()``.
+///
+/// - Important: A CTR is re-emitted when it is updated, sometimes days later. Per `ContactId`
+///   the copy with the greatest ``lastUpdateTimestamp`` wins; equal timestamps are broken by the
+///   later Kafka offset (see DESIGN.md, "Exactly once into PostgreSQL").
+public struct ContactTraceRecord: Sendable, Hashable {
+    /// The only format version Amazon Connect has published.
+    public static let formatVersion = "2017-03-10"
+
+    /// `ContactId`: the contact's identifier, never empty.
+    public var contactId: String
+    /// `InitialContactId`: the first contact of a chain of transfers.
+    public var initialContactId: String?
+    /// `PreviousContactId`: the contact this one was transferred from.
+    public var previousContactId: String?
+    /// `NextContactId`: the contact this one was transferred to.
+    public var nextContactId: String?
+    /// `Channel`.
+    public var channel: ContactChannel?
+    /// `InitiationMethod`: `INBOUND`, `OUTBOUND`, `TRANSFER`, `CALLBACK`, `API`, …
+    public var initiationMethod: String?
+    /// `InitiationTimestamp`: when the contact began.
+    public var initiationTimestamp: UTCTimestamp?
+    /// `ConnectedToSystemTimestamp`.
+    public var connectedToSystemTimestamp: UTCTimestamp?
+    /// `DisconnectTimestamp`.
+    public var disconnectTimestamp: UTCTimestamp?
+    /// `DisconnectReason`: `CUSTOMER_DISCONNECT`, `AGENT_DISCONNECT`, … (often null).
+    public var disconnectReason: String?
+    /// `LastUpdateTimestamp`, the version of this copy of the record.
+    ///
+    /// When the member is absent, decoding falls back to `DisconnectTimestamp`, then to
+    /// `InitiationTimestamp`, so every record has a version for the upsert guard.
+    public var lastUpdateTimestamp: UTCTimestamp
+    /// `CustomerEndpoint`.
+    public var customerEndpoint: Endpoint?
+    /// `SystemEndpoint`: the number or address the customer reached.
+    public var systemEndpoint: Endpoint?
+    /// `Attributes`, the contact attributes set by flows.
+    ///
+    /// Amazon Connect writes strings only; should another producer write a number, boolean,
+    /// array or object, the value is kept as its JSON text (`42`, `true`, `["a"]`) rather than
+    /// rejected, and `null` values are dropped. The raw JSON keeps the original either way.
+    public var attributes: [String: String]
+    /// `Queue`, absent when the contact never entered a queue.
+    public var queue: Queue?
+    /// `Agent`, absent (null) when no agent handled the contact.
+    public var agent: Agent?
+    /// The exact bytes this record was decoded from; `nil` for records built in memory.
+    public var rawJSON: Data?
+
+    /// Creates a record in memory, e.g. for the traffic simulator or tests.
+    public init(
+        contactId: String,
+        initialContactId: String? = nil,
+        previousContactId: String? = nil,
+        nextContactId: String? = nil,
+        channel: ContactChannel? = .voice,
+        initiationMethod: String? = "INBOUND",
+        initiationTimestamp: UTCTimestamp?,
+        connectedToSystemTimestamp: UTCTimestamp? = nil,
+        disconnectTimestamp: UTCTimestamp? = nil,
+        disconnectReason: String? = nil,
+        lastUpdateTimestamp: UTCTimestamp,
+        customerEndpoint: Endpoint? = nil,
+        systemEndpoint: Endpoint? = nil,
+        attributes: [String: String] = [:],
+        queue: Queue? = nil,
+        agent: Agent? = nil
+    ) {
+        self.contactId = contactId
+        self.initialContactId = initialContactId
+        self.previousContactId = previousContactId
+        self.nextContactId = nextContactId
+        self.channel = channel
+        self.initiationMethod = initiationMethod
+        self.initiationTimestamp = initiationTimestamp
+        self.connectedToSystemTimestamp = connectedToSystemTimestamp
+        self.disconnectTimestamp = disconnectTimestamp
+        self.disconnectReason = disconnectReason
+        self.lastUpdateTimestamp = lastUpdateTimestamp
+        self.customerEndpoint = customerEndpoint
+        self.systemEndpoint = systemEndpoint
+        self.attributes = attributes
+        self.queue = queue
+        self.agent = agent
+        self.rawJSON = nil
+    }
+
+    /// The attribute that names the restaurant: `Attributes["storeId"]`, set by the IVR flow
+    /// from the hook's answer. `nil` when absent or empty.
+    public var storeId: String? {
+        guard let value = attributes["storeId"], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Whether the contact was answered: an agent connected
+    /// (`Agent.ConnectedToAgentTimestamp` is set).
+    public var isAnswered: Bool { agent?.connectedToAgentTimestamp != nil }
+
+    /// Whether the contact was abandoned: it has a `Queue` with an `EnqueueTimestamp` and no
+    /// `Agent.ConnectedToAgentTimestamp`.
+    public var isAbandoned: Bool { queue?.enqueueTimestamp != nil && !isAnswered }
+
+    /// Seconds the contact waited in queue: `Queue.Duration`, or when absent the time from
+    /// `EnqueueTimestamp` to `DequeueTimestamp` (else to `Agent.ConnectedToAgentTimestamp`),
+    /// rounded down to whole seconds. `nil` when the contact was not queued.
+    public var queueDurationSeconds: Int? {
+        guard let queue, let enqueued = queue.enqueueTimestamp else { return nil }
+        if let duration = queue.duration { return duration }
+        guard let left = queue.dequeueTimestamp ?? agent?.connectedToAgentTimestamp else { return nil }
+        return Int(max(0, left.milliseconds(since: enqueued)) / 1000)
+    }
+
+    /// Handle time in seconds of an answered contact: talk (`AgentInteractionDuration`) + hold
+    /// (`CustomerHoldDuration`) + after-contact work (`AfterContactWorkDuration`), missing parts
+    /// counting as zero. `nil` when not answered.
+    public var handleTimeSeconds: Int? {
+        guard let agent, agent.connectedToAgentTimestamp != nil else { return nil }
+        return (agent.agentInteractionDuration ?? 0) + (agent.customerHoldDuration ?? 0)
+            + (agent.afterContactWorkDuration ?? 0)
+    }
+}

@@ -1,0 +1,112 @@
+/// A date of the proleptic Gregorian calendar, without time or time zone.
+///
+/// All calendar arithmetic of this module goes through the *day number*: the count of days since
+/// 1970-01-01 (negative before). The conversions are Howard Hinnant's `days_from_civil` and
+/// `civil_from_days` algorithms, exact for every representable date and free of Foundation.
+public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The year, e.g. 2026.
+    public let year: Int
+    /// The month, 1...12.
+    public let month: Int
+    /// The day of the month, 1...31.
+    public let day: Int
+
+    /// Creates a date, or `nil` when the month or day does not exist.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else {
+            return nil
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Creates the date of a day number (days since 1970-01-01).
+    public init(dayNumber: Int) {
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        self.month = m
+        self.day = d
+    }
+
+    /// Days since 1970-01-01 (negative before).
+    public var dayNumber: Int {
+        CivilDate.dayNumber(year: year, month: month, day: day)
+    }
+
+    /// The day of the week.
+    public var weekday: Weekday {
+        Weekday(dayNumber: dayNumber)
+    }
+
+    /// The date `days` days later (earlier when negative).
+    public func adding(days: Int) -> CivilDate {
+        CivilDate(dayNumber: dayNumber + days)
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        let y = year < 0 ? "-" + String(-year) : String(year)
+        let paddedYear = y.count >= 4 ? y : String(repeating: "0", count: 4 - y.count) + y
+        return paddedYear + "-" + CivilDate.twoDigits(month) + "-" + CivilDate.twoDigits(day)
+    }
+
+    /// Parses `YYYY-MM-DD` (exactly four year digits), or returns `nil`.
+    public init?(parsing text: some StringProtocol) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let y = CivilDate.number(bytes[0..<4]), let m = CivilDate.number(bytes[5..<7]),
+            let d = CivilDate.number(bytes[8..<10])
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    /// Days since 1970-01-01 of a year, month and day (the day may run past the month's end).
+    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// Whether `year` is a Gregorian leap year.
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    /// The number of days of a month.
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0" + String(value) : String(value)
+    }
+
+    static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}

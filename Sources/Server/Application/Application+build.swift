@@ -1,0 +1,41 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+
+/// The request context of every route: Hummingbird's basic context with WebSocket support.
+public typealias SwitchboardRequestContext = BasicWebSocketRequestContext
+
+/// Builds the router shared by the running server and the in-process tests.
+public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardRequestContext> {
+    let router = Router(context: SwitchboardRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    HealthController<SwitchboardRequestContext>(checks: dependencies.readinessChecks).addRoutes(to: router)
+    if let registry = dependencies.metricsRegistry {
+        router.get("/metrics") { _, _ -> Response in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))
+            )
+        }
+    }
+    return router
+}
+
+/// Builds the HTTP application (a `Service`: run it in the process's `ServiceGroup`).
+public func buildApplication(
+    configuration: ServerConfiguration,
+    dependencies: ServerDependencies,
+    logger: Logger
+) -> some ApplicationProtocol {
+    let router = buildRouter(dependencies: dependencies)
+    return Application(
+        router: router,
+        server: .http1WebSocketUpgrade(webSocketRouter: router),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port),
+            serverName: configuration.serverName
+        ),
+        logger: logger
+    )
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Hummingbird
+
+/// Builds JSON responses with stable key order (sorted keys), for humans and tests alike.
+enum JSONResponse {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Encodes `value` as the response body.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    /// A JSON error body `{"error": code, "reason": reason}`.
+    static func error(_ status: HTTPResponse.Status, code: String, reason: String) -> Response {
+        make(["error": code, "reason": reason], status: status)
+    }
+}

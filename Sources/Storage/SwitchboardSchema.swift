@@ -1,0 +1,27 @@
+/// The versioned migrations of Switchboard's schema, applied by `switchboard migrate` and at start-up.
+public enum SwitchboardSchema {
+    /// Every migration, in order.
+    public static let migrations: [Migration] = [
+        Migration(
+            version: 1,
+            name: "consumer offsets",
+            statements: [
+                """
+                CREATE TABLE consumer_offset (
+                    consumer_group text NOT NULL,
+                    topic text NOT NULL,
+                    partition integer NOT NULL,
+                    next_offset bigint NOT NULL DEFAULT 0,
+                    owner_epoch bigint NOT NULL DEFAULT 0,
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (consumer_group, topic, partition)
+                )
+                """,
+                """
+                COMMENT ON TABLE consumer_offset IS
+                'Next offset to read per consumer group and partition, written in the same transaction as the rows. owner_epoch fences zombie workers.'
+                """,
+            ]
+        )
+    ]
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Kafka
+import Logging
+import Metrics
+import PostgresNIO
+import Prometheus
+import Server
+import ServiceLifecycle
+import Storage
+
+/// `switchboard dev`: the whole system in one process on the embedded defaults.
+struct DevCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dev",
+        abstract: "Run every role in one process: embedded Kafka, migrations, HTTP (health, readiness, metrics)."
+    )
+
+    @Option(help: "HTTP port (overrides SWITCHBOARD_HTTP_PORT).")
+    var httpPort: Int?
+
+    func run() async throws {
+        var settings = try Settings()
+        if let httpPort { settings.httpPort = httpPort }
+        LoggingSetup.bootstrap(settings)
+        let logger = Logger(label: "switchboard")
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+
+        var cluster: EmbeddedKafkaCluster? = nil
+        var bootstrap = settings.kafkaBootstrap
+        if bootstrap.isEmpty {
+            let embedded = try EmbeddedKafkaCluster(
+                brokers: settings.embeddedBrokers,
+                logger: Logger(label: "kafka.embedded")
+            )
+            for topic in settings.topics {
+                try embedded.createTopic(topic, partitions: settings.embeddedPartitions)
+            }
+            bootstrap = embedded.bootstrapServers
+            cluster = embedded
+        }
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: bootstrap)),
+            logger: Logger(label: "kafka.producer")
+        )
+        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
+
+        let application = buildApplication(
+            configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
+            dependencies: ServerDependencies(
+                readinessChecks: [
+                    DatabaseReadinessCheck(client: postgres),
+                    KafkaReadinessCheck(producer: producer, topics: settings.topics),
+                ],
+                metricsRegistry: registry
+            ),
+            logger: Logger(label: "switchboard.http")
+        )
+        let banner = DevBanner(settings: settings, bootstrap: bootstrap, embedded: cluster != nil, database: database)
+        let startup = StartupService(name: "migrations", logger: logger) {
+            try await Migrator(client: postgres, logger: logger).migrate(SwitchboardSchema.migrations)
+            banner.print()
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: postgres),
+                    .init(service: startup),
+                    .init(service: application),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+        await producer.close(timeout: .seconds(2))
+        withExtendedLifetime(cluster) {}
+        logger.info("stopped")
+    }
+}
+
+/// What `switchboard dev` started and where, printed once it is up.
+struct DevBanner: Sendable {
+    var settings: Settings
+    var bootstrap: String
+    var embedded: Bool
+    var database: DatabaseConfiguration
+
+    func print() {
+        let http = "http://\(settings.httpHost):\(settings.httpPort)"
+        let lines = [
+            "",
+            "Switchboard is running (Ctrl-C stops everything).",
+            "  Kafka       \(bootstrap)\(embedded ? "  (embedded, \(settings.embeddedPartitions) partitions per topic)" : "")",
+            "              topics: \(settings.topics.joined(separator: ", "))",
+            "              try: kcat -b \(bootstrap) -L",
+            "  PostgreSQL  \(database.redactedURL)",
+            "              try: psql \(database.redactedURL)",
+            "  HTTP        \(http)   health: \(http)/health   ready: \(http)/ready   metrics: \(http)/metrics",
+            "",
+        ]
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+
+/// Every setting of every role, read from the environment in one place.
+///
+/// Only the executable reads the environment; adapters receive typed configuration structs.
+/// Each key is documented in the README ("Configuration"). Command-line options override them.
+struct Settings: Sendable {
+    /// `SWITCHBOARD_DATABASE_URL`: the PostgreSQL server.
+    var databaseURL: String
+    /// `SWITCHBOARD_KAFKA_BOOTSTRAP`: Kafka's bootstrap servers; empty means the embedded cluster (dev only).
+    var kafkaBootstrap: String
+    /// `SWITCHBOARD_HTTP_HOST`: the address the HTTP server binds.
+    var httpHost: String
+    /// `SWITCHBOARD_HTTP_PORT`: the HTTP server's port.
+    var httpPort: Int
+    /// `SWITCHBOARD_LOG_LEVEL`: trace, debug, info, notice, warning, error, critical.
+    var logLevel: Logger.Level
+    /// `SWITCHBOARD_LOG_FORMAT`: `text` or `json`.
+    var logFormat: String
+    /// `SWITCHBOARD_TOPIC_CONTACT_RECORDS`: the CTR topic.
+    var contactRecordsTopic: String
+    /// `SWITCHBOARD_TOPIC_AGENT_EVENTS`: the agent event topic.
+    var agentEventsTopic: String
+    /// `SWITCHBOARD_TOPIC_CONTACT_EVENTS`: the contact event topic.
+    var contactEventsTopic: String
+    /// `SWITCHBOARD_EMBEDDED_PARTITIONS`: partitions per topic of the embedded cluster.
+    var embeddedPartitions: Int
+    /// `SWITCHBOARD_EMBEDDED_BROKERS`: brokers of the embedded cluster.
+    var embeddedBrokers: Int
+
+    /// Reads the settings from `environment` (the process environment by default).
+    ///
+    /// - Throws: ``SettingsError`` naming the variable and the accepted values.
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        func string(_ key: String, _ fallback: String) -> String {
+            environment[key].flatMap { $0.isEmpty ? nil : $0 } ?? fallback
+        }
+        func integer(_ key: String, _ fallback: Int, range: ClosedRange<Int>) throws -> Int {
+            guard let text = environment[key], !text.isEmpty else { return fallback }
+            guard let value = Int(text), range.contains(value) else {
+                throw SettingsError(key: key, value: text, expected: "an integer in \(range)")
+            }
+            return value
+        }
+        databaseURL = string("SWITCHBOARD_DATABASE_URL", "postgres://postgres@127.0.0.1:54329/switchboard")
+        kafkaBootstrap = string("SWITCHBOARD_KAFKA_BOOTSTRAP", "")
+        httpHost = string("SWITCHBOARD_HTTP_HOST", "127.0.0.1")
+        httpPort = try integer("SWITCHBOARD_HTTP_PORT", 8080, range: 0...65535)
+        let level = string("SWITCHBOARD_LOG_LEVEL", "info")
+        guard let parsedLevel = Logger.Level(rawValue: level) else {
+            throw SettingsError(
+                key: "SWITCHBOARD_LOG_LEVEL",
+                value: level,
+                expected: "trace, debug, info, notice, warning, error or critical"
+            )
+        }
+        logLevel = parsedLevel
+        logFormat = string("SWITCHBOARD_LOG_FORMAT", "text")
+        guard ["text", "json"].contains(logFormat) else {
+            throw SettingsError(key: "SWITCHBOARD_LOG_FORMAT", value: logFormat, expected: "text or json")
+        }
+        contactRecordsTopic = string("SWITCHBOARD_TOPIC_CONTACT_RECORDS", "contact-records")
+        agentEventsTopic = string("SWITCHBOARD_TOPIC_AGENT_EVENTS", "agent-events")
+        contactEventsTopic = string("SWITCHBOARD_TOPIC_CONTACT_EVENTS", "contact-events")
+        embeddedPartitions = try integer("SWITCHBOARD_EMBEDDED_PARTITIONS", 24, range: 1...1024)
+        embeddedBrokers = try integer("SWITCHBOARD_EMBEDDED_BROKERS", 1, range: 1...9)
+    }
+
+    /// The three topics, in a fixed order.
+    var topics: [String] { [contactRecordsTopic, agentEventsTopic, contactEventsTopic] }
+}
+
+/// A setting with a value the program cannot use.
+struct SettingsError: Error, CustomStringConvertible {
+    var key: String
+    var value: String
+    var expected: String
+
+    var description: String { "\(key)=\"\(value)\" is invalid: expected \(expected)" }
+}

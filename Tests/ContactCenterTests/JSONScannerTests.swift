@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import ContactCenter
+
+@Suite("JSON scanner")
+struct JSONScannerTests {
+    private func accepts(_ text: String) -> Bool {
+        (try? JSONDocument.parse(Data(text.utf8)) { _ in true }) ?? false
+    }
+
+    @Test(
+        "accepts valid JSON",
+        arguments: [
+            #"{}"#, #"[]"#, #" {"a" : [1, -0, 0.5, 1e10, -2.5E-3, true, false, null, "x"]} "#,
+            #"{"a":"\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#, #""just a string""#, "42", #"{"日本":"寿司"}"#,
+        ])
+    func acceptsValid(text: String) {
+        #expect(accepts(text))
+    }
+
+    @Test(
+        "rejects what PostgreSQL jsonb would reject",
+        arguments: [
+            "", "{", "}", #"{"a":}"#, #"{"a" 1}"#, #"{"a":1,}"#, "[1,]", "[01]", "[1.]", "[.5]", "[+1]", "[1e]",
+            #"{a:1}"#, "[tru]", "[NaN]", #"["\u0000"]"#, #"["\ud83d"]"#, #"["\ude00"]"#, #"["\x"]"#,
+            "[\"tab\there\"]", "{} {}", "[1] x",
+        ])
+    func rejectsInvalid(text: String) {
+        #expect(!accepts(text))
+    }
+
+    @Test("rejects invalid UTF-8 inside strings")
+    func rejectsInvalidUTF8() throws {
+        for bytes: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0x80]] {
+            let data = Data([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])
+            #expect(throws: ContactCenterDecodingError.self) { try JSONDocument.parse(data) { _ in } }
+        }
+    }
+
+    @Test("rejects nesting deeper than the limit instead of overflowing the stack")
+    func depthLimit() {
+        #expect(!accepts(String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)))
+        #expect(accepts(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)))
+    }
+
+    @Test("decodes escapes and keeps the last of duplicate members, like jsonb")
+    func strings() throws {
+        let data = Data(#"{"k":"first","k":"a\"b\\c\u00e9\ud83d\ude00\n"}"#.utf8)
+        let value = try JSONDocument.parse(data) { document in try JSONObjectReader.root(document).string("k") }
+        #expect(value == "a\"b\\cé😀\n")
+    }
+
+    @Test("reports the byte offset of a syntax error")
+    func errorOffset() {
+        #expect(
+            throws: ContactCenterDecodingError(
+                path: "$", reason: "malformed JSON at byte 5: unexpected '}', expected a value")
+        ) {
+            try JSONDocument.parse(Data(#"{"a":}"#.utf8)) { _ in }
+        }
+    }
+
+    @Test("writer output is valid JSON that reads back")
+    func writerRoundTrip() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("text", "quote\" backslash\\ newline\n tab\t bell\u{7} nul\u{0} 寿司")
+        writer.member("n", 42)
+        writer.nullMember("none")
+        writer.key("list")
+        writer.beginArray()
+        writer.number(1)
+        writer.string("x")
+        writer.endArray()
+        writer.endObject()
+        let text = try JSONDocument.parse(writer.data) { document in try JSONObjectReader.root(document).string("text")
+        }
+        #expect(text == "quote\" backslash\\ newline\n tab\t bell\u{7} nul\u{FFFD} 寿司")
+        let foundation = try JSONSerialization.jsonObject(with: writer.data) as? [String: Any]
+        #expect(foundation?["n"] as? Int == 42)
+    }
+}
