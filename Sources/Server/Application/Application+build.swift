@@ -19,6 +19,9 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardR
             )
         }
     }
+    for provider in dependencies.routeProviders {
+        provider.addRoutes(to: router)
+    }
     return router
 }
 

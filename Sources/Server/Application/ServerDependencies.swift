@@ -9,10 +9,17 @@ public struct ServerDependencies: Sendable {
     public var readinessChecks: [any ReadinessCheck]
     /// The registry `/metrics` renders in Prometheus's text format.
     public var metricsRegistry: PrometheusCollectorRegistry?
+    /// The features served besides health and metrics, each adding its own routes.
+    public var routeProviders: [any RouteProvider]
 
     /// Creates the dependencies.
-    public init(readinessChecks: [any ReadinessCheck] = [], metricsRegistry: PrometheusCollectorRegistry? = nil) {
+    public init(
+        readinessChecks: [any ReadinessCheck] = [],
+        metricsRegistry: PrometheusCollectorRegistry? = nil,
+        routeProviders: [any RouteProvider] = []
+    ) {
         self.readinessChecks = readinessChecks
         self.metricsRegistry = metricsRegistry
+        self.routeProviders = routeProviders
     }
 }
