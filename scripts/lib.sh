@@ -45,6 +45,7 @@ as_postgres_owner() {
 
 # start_postgres DATADIR PORT [fast]
 # Creates the cluster in DATADIR if needed and starts it on 127.0.0.1:PORT (socket in DATADIR).
+# The settings go to DATADIR/switchboard.conf, so `pg_ctl -D DATADIR start` alone restarts it.
 # With "fast", durability is traded for speed (fsync off): for throwaway test clusters only.
 start_postgres() {
     local datadir=$1 port=$2 mode=${3:-durable} bindir
@@ -53,10 +54,22 @@ start_postgres() {
     [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$datadir" && chmod 700 "$datadir"
     if [ ! -f "$datadir/PG_VERSION" ]; then
         as_postgres_owner "$bindir/initdb" -D "$datadir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+        echo "include_if_exists = 'switchboard.conf'" | as_postgres_owner tee -a "$datadir/postgresql.conf" >/dev/null
     fi
-    local options="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$datadir -c max_connections=200 -c shared_buffers=256MB -c default_toast_compression=lz4"
-    [ "$mode" = fast ] && options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    as_postgres_owner "$bindir/pg_ctl" -D "$datadir" -l "$datadir/server.log" -o "$options" -w -t 60 start >/dev/null
+    {
+        echo "listen_addresses = '127.0.0.1'"
+        echo "port = $port"
+        echo "unix_socket_directories = '$datadir'"
+        echo "max_connections = 200"
+        echo "shared_buffers = 256MB"
+        echo "default_toast_compression = lz4"
+        if [ "$mode" = fast ]; then
+            echo "fsync = off"
+            echo "synchronous_commit = off"
+            echo "full_page_writes = off"
+        fi
+    } | as_postgres_owner tee "$datadir/switchboard.conf" >/dev/null
+    as_postgres_owner "$bindir/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start >/dev/null
 }
 
 # stop_postgres DATADIR

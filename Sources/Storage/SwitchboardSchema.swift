@@ -1,7 +1,9 @@
 /// The versioned migrations of Switchboard's schema, applied by `switchboard migrate` and at start-up.
 public enum SwitchboardSchema {
     /// Every migration, in order.
-    public static let migrations: [Migration] = [
+    public static let migrations: [Migration] = [offsets, ingestTables, analystViews]
+
+    static let offsets =
         Migration(
             version: 1,
             name: "consumer offsets",
@@ -11,7 +13,7 @@ public enum SwitchboardSchema {
                     consumer_group text NOT NULL,
                     topic text NOT NULL,
                     partition integer NOT NULL,
-                    next_offset bigint NOT NULL DEFAULT 0,
+                    next_offset bigint NOT NULL DEFAULT -1,
                     owner_epoch bigint NOT NULL DEFAULT 0,
                     updated_at timestamptz NOT NULL DEFAULT now(),
                     PRIMARY KEY (consumer_group, topic, partition)
@@ -19,9 +21,8 @@ public enum SwitchboardSchema {
                 """,
                 """
                 COMMENT ON TABLE consumer_offset IS
-                'Next offset to read per consumer group and partition, written in the same transaction as the rows. owner_epoch fences zombie workers.'
+                'Next offset to read per consumer group and partition, written in the same transaction as the rows. owner_epoch fences zombie workers; next_offset -1 means none stored yet.'
                 """,
             ]
         )
-    ]
 }

@@ -47,12 +47,14 @@ struct DevCommand: AsyncParsableCommand {
         let database = try DatabaseConfiguration(url: settings.databaseURL)
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
 
+        let ingest = IngestService(settings: settings, bootstrap: bootstrap, client: postgres, logger: Logger(label: "switchboard.ingest"))
         let application = buildApplication(
             configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
             dependencies: ServerDependencies(
                 readinessChecks: [
                     DatabaseReadinessCheck(client: postgres),
                     KafkaReadinessCheck(producer: producer, topics: settings.topics),
+                    ingest.readinessCheck,
                 ],
                 metricsRegistry: registry
             ),
@@ -68,6 +70,7 @@ struct DevCommand: AsyncParsableCommand {
                 services: [
                     .init(service: postgres),
                     .init(service: startup),
+                    .init(service: ingest),
                     .init(service: application),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],

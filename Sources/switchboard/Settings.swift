@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Storage
 
 /// Every setting of every role, read from the environment in one place.
 ///
@@ -28,6 +29,19 @@ struct Settings: Sendable {
     var embeddedPartitions: Int
     /// `SWITCHBOARD_EMBEDDED_BROKERS`: brokers of the embedded cluster.
     var embeddedBrokers: Int
+
+    /// `SWITCHBOARD_INGEST_GROUP`: the ingest's consumer group (offsets are kept per group in PostgreSQL).
+    var ingestGroup: String
+    /// `SWITCHBOARD_INGEST_LANES`: concurrent writers per worker (partitions are spread over them).
+    var ingestLanes: Int
+    /// `SWITCHBOARD_INGEST_BATCH_RECORDS`: the most records per batch.
+    var ingestBatchRecords: Int
+    /// `SWITCHBOARD_INGEST_BATCH_MS`: the longest wait to fill a batch, in milliseconds.
+    var ingestBatchMilliseconds: Int
+    /// `SWITCHBOARD_INGEST_MAX_RECORD_BYTES`: larger records go to the dead-letter table.
+    var ingestMaxRecordBytes: Int
+    /// `SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS`: the consumer group session timeout.
+    var kafkaSessionTimeoutMilliseconds: Int
 
     /// Reads the settings from `environment` (the process environment by default).
     ///
@@ -65,6 +79,17 @@ struct Settings: Sendable {
         contactEventsTopic = string("SWITCHBOARD_TOPIC_CONTACT_EVENTS", "contact-events")
         embeddedPartitions = try integer("SWITCHBOARD_EMBEDDED_PARTITIONS", 24, range: 1...1024)
         embeddedBrokers = try integer("SWITCHBOARD_EMBEDDED_BROKERS", 1, range: 1...9)
+        ingestGroup = string("SWITCHBOARD_INGEST_GROUP", "switchboard-ingest")
+        ingestLanes = try integer("SWITCHBOARD_INGEST_LANES", 2, range: 1...64)
+        ingestBatchRecords = try integer("SWITCHBOARD_INGEST_BATCH_RECORDS", 4_000, range: 1...100_000)
+        ingestBatchMilliseconds = try integer("SWITCHBOARD_INGEST_BATCH_MS", 200, range: 1...60_000)
+        ingestMaxRecordBytes = try integer("SWITCHBOARD_INGEST_MAX_RECORD_BYTES", 1 << 20, range: 1_024...(64 << 20))
+        kafkaSessionTimeoutMilliseconds = try integer("SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS", 10_000, range: 3_000...300_000)
+    }
+
+    /// The ingested topics.
+    var ingestTopics: IngestTopics {
+        IngestTopics(contactRecords: contactRecordsTopic, agentEvents: agentEventsTopic, contactEvents: contactEventsTopic)
     }
 
     /// The three topics, in a fixed order.

@@ -1,0 +1,103 @@
+import ContactCenter
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// One column of a batch, sent as a single binary PostgreSQL array bind and spread into rows with
+/// `unnest`. Elements may be NULL, which postgres-nio's own array encoding cannot express.
+///
+/// Binary binds matter: text-format arrays made the client the bottleneck (KAFKA-NOTES.md).
+struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, PostgresDynamicTypeEncodable {
+    static var psqlType: PostgresDataType { Element.arrayType }
+    static var psqlFormat: PostgresFormat { .binary }
+
+    private var elements = ByteBuffer()
+    private(set) var count = 0
+
+    init(capacity: Int = 0) {
+        elements.reserveCapacity(capacity * Element.typicalSize)
+    }
+
+    mutating func append(_ value: Element?) {
+        count += 1
+        guard let value else {
+            elements.writeInteger(-1, as: Int32.self)
+            return
+        }
+        let lengthIndex = elements.writerIndex
+        elements.writeInteger(0, as: Int32.self)
+        let start = elements.writerIndex
+        value.write(into: &elements)
+        elements.setInteger(Int32(elements.writerIndex - start), at: lengthIndex, as: Int32.self)
+    }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        buffer.writeInteger(1, as: Int32.self)  // dimensions
+        buffer.writeInteger(1, as: Int32.self)  // has nulls (allowed either way)
+        buffer.writeInteger(Element.elementType.rawValue, as: UInt32.self)
+        buffer.writeInteger(Int32(count), as: Int32.self)  // length of the dimension
+        buffer.writeInteger(1, as: Int32.self)  // lower bound
+        var copy = elements
+        buffer.writeBuffer(&copy)
+    }
+}
+
+/// A value that can be an element of an ``ArrayColumn``, in PostgreSQL's binary format.
+protocol ArrayColumnElement {
+    static var elementType: PostgresDataType { get }
+    static var arrayType: PostgresDataType { get }
+    static var typicalSize: Int { get }
+    func write(into buffer: inout ByteBuffer)
+}
+
+extension String: ArrayColumnElement {
+    static var elementType: PostgresDataType { .text }
+    static var arrayType: PostgresDataType { .textArray }
+    static var typicalSize: Int { 40 }
+    func write(into buffer: inout ByteBuffer) { buffer.writeString(self) }
+}
+
+extension Int32: ArrayColumnElement {
+    static var elementType: PostgresDataType { .int4 }
+    static var arrayType: PostgresDataType { .int4Array }
+    static var typicalSize: Int { 8 }
+    func write(into buffer: inout ByteBuffer) { buffer.writeInteger(self) }
+}
+
+extension Int64: ArrayColumnElement {
+    static var elementType: PostgresDataType { .int8 }
+    static var arrayType: PostgresDataType { .int8Array }
+    static var typicalSize: Int { 12 }
+    func write(into buffer: inout ByteBuffer) { buffer.writeInteger(self) }
+}
+
+extension UTCTimestamp: ArrayColumnElement {
+    static var elementType: PostgresDataType { .timestamptz }
+    static var arrayType: PostgresDataType { .timestamptzArray }
+    static var typicalSize: Int { 12 }
+    /// Microseconds since 2000-01-01T00:00:00Z, PostgreSQL's binary timestamp.
+    func write(into buffer: inout ByteBuffer) {
+        buffer.writeInteger((millisecondsSince1970 - 946_684_800_000) * 1000)
+    }
+}
+
+/// JSON text sent as `jsonb` (binary format: a version byte, then the text).
+struct JSONBValue: ArrayColumnElement {
+    var bytes: Data
+    static var elementType: PostgresDataType { .jsonb }
+    static var arrayType: PostgresDataType { .jsonbArray }
+    static var typicalSize: Int { 2_800 }
+    func write(into buffer: inout ByteBuffer) {
+        buffer.writeInteger(1, as: UInt8.self)
+        buffer.writeBytes(bytes)
+    }
+}
+
+/// Raw bytes sent as `bytea`.
+struct ByteaValue: ArrayColumnElement {
+    var bytes: [UInt8]
+    static var elementType: PostgresDataType { .bytea }
+    static var arrayType: PostgresDataType { .byteaArray }
+    static var typicalSize: Int { 256 }
+    func write(into buffer: inout ByteBuffer) { buffer.writeBytes(bytes) }
+}

@@ -1,0 +1,115 @@
+import ContactCenter
+import Foundation
+
+/// Turns source records into an ``IngestBatch``: decodes, validates, de-duplicates, and routes
+/// what cannot be used to dead letters. Pure: no I/O.
+public struct IngestDecoder: Sendable {
+    /// The topic names.
+    public var topics: IngestTopics
+    /// Records larger than this go to the dead-letter table (CTRs are 2–4 KB; attributes ≤ 32 KB).
+    public var maximumRecordBytes: Int
+
+    /// Creates a decoder.
+    public init(topics: IngestTopics = IngestTopics(), maximumRecordBytes: Int = 1 << 20) {
+        self.topics = topics
+        self.maximumRecordBytes = maximumRecordBytes
+    }
+
+    /// Decodes `records` into one batch. The next offset of every partition is covered, dead
+    /// letters included, so a bad record never stalls its partition.
+    public func decode(_ records: [SourceRecord]) -> IngestBatch {
+        var batch = IngestBatch()
+        batch.sourceRecordCount = records.count
+        var contactIndex: [String: Int] = [:]
+        var agentEventIDs: Set<String> = []
+        var contactEventIDs: Set<String> = []
+        for record in records {
+            let key = record.partitionKey
+            batch.nextOffsets[key] = max(batch.nextOffsets[key] ?? .min, record.offset + 1)
+            switch decodeOne(record) {
+            case .failure(let reason):
+                batch.deadLetters.append(
+                    DeadLetter(
+                        topic: record.topic,
+                        partition: record.partition,
+                        offset: record.offset,
+                        key: record.key,
+                        value: record.value,
+                        reason: reason
+                    )
+                )
+            case .success(.contactRecord(let ctr)):
+                let sourced = IngestBatch.Sourced(value: ctr, partition: record.partition, offset: record.offset)
+                batch.contactRecordCopies[ctr.contactId, default: 0] += 1
+                if let index = contactIndex[ctr.contactId] {
+                    let kept = batch.contactRecords[index]
+                    if Self.isNewer(sourced, than: kept) { batch.contactRecords[index] = sourced }
+                } else {
+                    contactIndex[ctr.contactId] = batch.contactRecords.count
+                    batch.contactRecords.append(sourced)
+                }
+            case .success(.agentEvent(let event)):
+                if agentEventIDs.insert(event.eventId).inserted {
+                    batch.agentEvents.append(.init(value: event, partition: record.partition, offset: record.offset))
+                }
+            case .success(.contactEvent(let event)):
+                if contactEventIDs.insert(event.id).inserted {
+                    batch.contactEvents.append(.init(value: event, partition: record.partition, offset: record.offset))
+                }
+            }
+        }
+        return batch
+    }
+
+    /// Decodes a single record (also used to re-validate dead letters on replay).
+    public func decodeOne(_ record: SourceRecord) -> Result<DecodedRecord, DeadLetterReason> {
+        guard let value = record.value else {
+            return .failure(DeadLetterReason(kind: "tombstone", message: "null value (tombstone): nothing to ingest"))
+        }
+        guard value.count <= maximumRecordBytes else {
+            return .failure(
+                DeadLetterReason(
+                    kind: "too_large",
+                    message: "record of \(value.count) bytes exceeds the limit of \(maximumRecordBytes) bytes"
+                )
+            )
+        }
+        let data = Data(value)
+        do {
+            switch record.topic {
+            case topics.contactRecords:
+                return .success(.contactRecord(try ContactTraceRecord(jsonData: data)))
+            case topics.agentEvents:
+                return .success(.agentEvent(try AgentEvent(jsonData: data)))
+            case topics.contactEvents:
+                return .success(.contactEvent(try ContactEvent(jsonData: data)))
+            default:
+                return .failure(DeadLetterReason(kind: "unknown_topic", message: "no decoder for topic \(record.topic)"))
+            }
+        } catch let error as ContactCenterDecodingError {
+            return .failure(DeadLetterReason(kind: "invalid", message: error.description))
+        } catch {
+            return .failure(DeadLetterReason(kind: "invalid", message: "\(error)"))
+        }
+    }
+
+    /// The version guard of DESIGN.md: newer `LastUpdateTimestamp` wins, then the later
+    /// (partition, offset).
+    static func isNewer(
+        _ candidate: IngestBatch.Sourced<ContactTraceRecord>,
+        than kept: IngestBatch.Sourced<ContactTraceRecord>
+    ) -> Bool {
+        (candidate.value.lastUpdateTimestamp, candidate.partition, candidate.offset)
+            > (kept.value.lastUpdateTimestamp, kept.partition, kept.offset)
+    }
+}
+
+/// A successfully decoded record.
+public enum DecodedRecord: Sendable {
+    /// A contact trace record.
+    case contactRecord(ContactTraceRecord)
+    /// An agent event.
+    case agentEvent(AgentEvent)
+    /// A contact event.
+    case contactEvent(ContactEvent)
+}

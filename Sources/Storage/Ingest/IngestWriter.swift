@@ -1,0 +1,290 @@
+import ContactCenter
+import Foundation
+import Logging
+import PostgresNIO
+
+/// What one batch write did.
+public struct IngestWriteSummary: Sendable, Hashable {
+    /// Contact records inserted or replaced by a newer copy.
+    public var contactRecordsWritten = 0
+    /// Contact record copies that lost to a newer stored copy (late or duplicate arrivals).
+    public var contactRecordsOutdated = 0
+    /// Agent events inserted (duplicates by event id are not).
+    public var agentEventsWritten = 0
+    /// Contact events inserted.
+    public var contactEventsWritten = 0
+    /// Dead letters inserted.
+    public var deadLettersWritten = 0
+
+    /// Creates an empty summary.
+    public init() {}
+}
+
+/// Writes decoded batches: every row and the partitions' next offsets in one transaction.
+///
+/// A crash at any point therefore neither loses nor duplicates a row (DESIGN.md, "Exactly once
+/// into PostgreSQL"). Writers never read back what they wrote to decide what to do; the version
+/// guard and the de-duplication live in the statements.
+public struct IngestWriter: Sendable {
+    private let client: PostgresClient
+    private let group: String
+    private let logger: Logger
+
+    /// Creates a writer for consumer group `group`.
+    public init(client: PostgresClient, group: String, logger: Logger) {
+        self.client = client
+        self.group = group
+        self.logger = logger
+    }
+
+    /// Writes `batch` under the caller's partition claims.
+    ///
+    /// - Parameter epochs: The owner epoch of every partition in the batch, from ``OffsetStore/claim(_:)``.
+    ///   Pass `nil` to write without offsets (imports from files).
+    /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now (nothing is
+    ///   written); PostgreSQL errors when the database is unavailable (nothing is written either).
+    public func write(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws -> IngestWriteSummary {
+        let group = self.group
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            // Offsets first: the offset rows are locked until commit, so a concurrent claim waits
+            // and then sees this batch's offsets, or it came first and this write is fenced.
+            if let epochs {
+                try await OffsetStore.advance(
+                    batch.nextOffsets,
+                    epochs: epochs,
+                    group: group,
+                    on: connection,
+                    logger: logger
+                )
+            }
+            var summary = IngestWriteSummary()
+            (summary.contactRecordsWritten, summary.contactRecordsOutdated) = try await Self.upsertContactRecords(
+                batch,
+                on: connection,
+                logger: logger
+            )
+            summary.agentEventsWritten = try await Self.insertAgentEvents(batch.agentEvents, on: connection, logger: logger)
+            summary.contactEventsWritten = try await Self.insertContactEvents(
+                batch.contactEvents,
+                on: connection,
+                logger: logger
+            )
+            summary.deadLettersWritten = try await Self.insertDeadLetters(batch.deadLetters, on: connection, logger: logger)
+            return summary
+        }
+    }
+
+    static func upsertContactRecords(
+        _ batch: IngestBatch,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> (written: Int, outdated: Int) {
+        let records = batch.contactRecords
+        guard !records.isEmpty else { return (0, 0) }
+        var columns = ContactRecordColumns(capacity: records.count)
+        for sourced in records {
+            columns.append(sourced, copies: batch.contactRecordCopies[sourced.value.contactId] ?? 1)
+        }
+        let c = columns
+        let rows = try await connection.query(
+            """
+            INSERT INTO contact_record (
+                contact_id, initial_contact_id, previous_contact_id, next_contact_id, channel, initiation_method,
+                initiation_ts, connected_to_system_ts, disconnect_ts, disconnect_reason, queue_name, queue_arn,
+                enqueue_ts, dequeue_ts, queue_duration_s, agent_username, agent_arn, connected_to_agent_ts,
+                agent_interaction_s, customer_hold_s, acw_start_ts, acw_end_ts, acw_s, number_of_holds,
+                longest_hold_s, routing_profile, dialed_number, customer_number, store_id, attributes, raw,
+                last_update_ts, source_partition, source_offset, versions_seen)
+            SELECT * FROM unnest(
+                \(c.contactID), \(c.initialContactID), \(c.previousContactID), \(c.nextContactID), \(c.channel),
+                \(c.initiationMethod), \(c.initiation), \(c.connectedToSystem), \(c.disconnect), \(c.disconnectReason),
+                \(c.queueName), \(c.queueARN), \(c.enqueue), \(c.dequeue), \(c.queueDuration), \(c.agentUsername),
+                \(c.agentARN), \(c.connectedToAgent), \(c.agentInteraction), \(c.customerHold), \(c.acwStart),
+                \(c.acwEnd), \(c.acw), \(c.numberOfHolds), \(c.longestHold), \(c.routingProfile), \(c.dialedNumber),
+                \(c.customerNumber), \(c.storeID), \(c.attributes), \(c.raw), \(c.lastUpdate), \(c.partition),
+                \(c.offset), \(c.copies))
+            ON CONFLICT (contact_id) DO UPDATE SET
+                initial_contact_id = EXCLUDED.initial_contact_id, previous_contact_id = EXCLUDED.previous_contact_id,
+                next_contact_id = EXCLUDED.next_contact_id, channel = EXCLUDED.channel,
+                initiation_method = EXCLUDED.initiation_method, initiation_ts = EXCLUDED.initiation_ts,
+                connected_to_system_ts = EXCLUDED.connected_to_system_ts, disconnect_ts = EXCLUDED.disconnect_ts,
+                disconnect_reason = EXCLUDED.disconnect_reason, queue_name = EXCLUDED.queue_name,
+                queue_arn = EXCLUDED.queue_arn, enqueue_ts = EXCLUDED.enqueue_ts, dequeue_ts = EXCLUDED.dequeue_ts,
+                queue_duration_s = EXCLUDED.queue_duration_s, agent_username = EXCLUDED.agent_username,
+                agent_arn = EXCLUDED.agent_arn, connected_to_agent_ts = EXCLUDED.connected_to_agent_ts,
+                agent_interaction_s = EXCLUDED.agent_interaction_s, customer_hold_s = EXCLUDED.customer_hold_s,
+                acw_start_ts = EXCLUDED.acw_start_ts, acw_end_ts = EXCLUDED.acw_end_ts, acw_s = EXCLUDED.acw_s,
+                number_of_holds = EXCLUDED.number_of_holds, longest_hold_s = EXCLUDED.longest_hold_s,
+                routing_profile = EXCLUDED.routing_profile, dialed_number = EXCLUDED.dialed_number,
+                customer_number = EXCLUDED.customer_number, store_id = EXCLUDED.store_id,
+                attributes = EXCLUDED.attributes, raw = EXCLUDED.raw, last_update_ts = EXCLUDED.last_update_ts,
+                source_partition = EXCLUDED.source_partition, source_offset = EXCLUDED.source_offset,
+                versions_seen = contact_record.versions_seen + EXCLUDED.versions_seen, ingested_at = now()
+            WHERE (EXCLUDED.last_update_ts, EXCLUDED.source_partition, EXCLUDED.source_offset)
+                > (contact_record.last_update_ts, contact_record.source_partition, contact_record.source_offset)
+            RETURNING contact_id
+            """,
+            logger: logger
+        )
+        var written: Set<String> = []
+        for try await id in rows.decode(String.self) { written.insert(id) }
+        // Copies that lost to a newer stored copy still count as versions seen.
+        var outdatedIDs = ArrayColumn<String>()
+        var outdatedCopies = ArrayColumn<Int32>()
+        for sourced in records where !written.contains(sourced.value.contactId) {
+            outdatedIDs.append(sourced.value.contactId)
+            outdatedCopies.append(Int32(batch.contactRecordCopies[sourced.value.contactId] ?? 1))
+        }
+        if outdatedIDs.count > 0 {
+            try await connection.query(
+                """
+                UPDATE contact_record AS r SET versions_seen = r.versions_seen + v.copies
+                FROM unnest(\(outdatedIDs), \(outdatedCopies)) AS v(contact_id, copies)
+                WHERE r.contact_id = v.contact_id
+                """,
+                logger: logger
+            )
+        }
+        return (written.count, outdatedIDs.count)
+    }
+
+    static func insertAgentEvents(
+        _ events: [IngestBatch.Sourced<AgentEvent>],
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        var eventID = ArrayColumn<String>(capacity: events.count)
+        var agentARN = ArrayColumn<String>(capacity: events.count)
+        var eventType = ArrayColumn<String>(capacity: events.count)
+        var eventTime = ArrayColumn<UTCTimestamp>(capacity: events.count)
+        var username = ArrayColumn<String>(capacity: events.count)
+        var statusName = ArrayColumn<String>(capacity: events.count)
+        var statusType = ArrayColumn<String>(capacity: events.count)
+        var statusStart = ArrayColumn<UTCTimestamp>(capacity: events.count)
+        var activity = ArrayColumn<String>(capacity: events.count)
+        var contactCount = ArrayColumn<Int32>(capacity: events.count)
+        var routingProfile = ArrayColumn<String>(capacity: events.count)
+        var raw = ArrayColumn<JSONBValue>(capacity: events.count)
+        var partition = ArrayColumn<Int32>(capacity: events.count)
+        var offset = ArrayColumn<Int64>(capacity: events.count)
+        for sourced in events {
+            let event = sourced.value
+            let snapshot = event.currentSnapshot
+            eventID.append(event.eventId)
+            agentARN.append(event.agentArn)
+            eventType.append(event.eventType.rawValue)
+            eventTime.append(event.eventTimestamp)
+            username.append(snapshot?.configuration?.username)
+            statusName.append(snapshot?.status?.name)
+            statusType.append(snapshot?.status?.type.rawValue)
+            statusStart.append(snapshot?.status?.startTimestamp)
+            let activityValue: AgentActivity =
+                event.eventType == .logout
+                ? .offline : AgentActivity(status: snapshot?.status?.type, contacts: snapshot?.contacts ?? [])
+            activity.append(activityValue.rawValue)
+            contactCount.append(Int32(snapshot?.contacts.count ?? 0))
+            routingProfile.append(snapshot?.configuration?.routingProfile?.name)
+            raw.append(JSONBValue(bytes: event.rawJSON ?? event.jsonData()))
+            partition.append(sourced.partition)
+            offset.append(sourced.offset)
+        }
+        let rows = try await connection.query(
+            """
+            INSERT INTO agent_event (event_id, agent_arn, event_type, event_ts, username, status_name, status_type,
+                status_start_ts, activity, contact_count, routing_profile, raw, source_partition, source_offset)
+            SELECT * FROM unnest(\(eventID), \(agentARN), \(eventType), \(eventTime), \(username), \(statusName),
+                \(statusType), \(statusStart), \(activity), \(contactCount), \(routingProfile), \(raw), \(partition),
+                \(offset))
+            ON CONFLICT (event_id) DO NOTHING
+            RETURNING 1
+            """,
+            logger: logger
+        )
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
+
+    static func insertContactEvents(
+        _ events: [IngestBatch.Sourced<ContactEvent>],
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        var eventID = ArrayColumn<String>(capacity: events.count)
+        var contactID = ArrayColumn<String>(capacity: events.count)
+        var eventType = ArrayColumn<String>(capacity: events.count)
+        var eventTime = ArrayColumn<UTCTimestamp>(capacity: events.count)
+        var channel = ArrayColumn<String>(capacity: events.count)
+        var initiationMethod = ArrayColumn<String>(capacity: events.count)
+        var queueARN = ArrayColumn<String>(capacity: events.count)
+        var agentARN = ArrayColumn<String>(capacity: events.count)
+        var raw = ArrayColumn<JSONBValue>(capacity: events.count)
+        var partition = ArrayColumn<Int32>(capacity: events.count)
+        var offset = ArrayColumn<Int64>(capacity: events.count)
+        for sourced in events {
+            let event = sourced.value
+            eventID.append(event.id)
+            contactID.append(event.contactId)
+            eventType.append(event.eventType.rawValue)
+            eventTime.append(event.time)
+            channel.append(event.channel?.rawValue)
+            initiationMethod.append(event.initiationMethod)
+            queueARN.append(event.queueInfo?.queueArn)
+            agentARN.append(event.agentInfo?.agentArn)
+            raw.append(JSONBValue(bytes: event.rawJSON ?? event.jsonData()))
+            partition.append(sourced.partition)
+            offset.append(sourced.offset)
+        }
+        let rows = try await connection.query(
+            """
+            INSERT INTO contact_event (event_id, contact_id, event_type, event_ts, channel, initiation_method,
+                queue_arn, agent_arn, raw, source_partition, source_offset)
+            SELECT * FROM unnest(\(eventID), \(contactID), \(eventType), \(eventTime), \(channel), \(initiationMethod),
+                \(queueARN), \(agentARN), \(raw), \(partition), \(offset))
+            ON CONFLICT (event_id) DO NOTHING
+            RETURNING 1
+            """,
+            logger: logger
+        )
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
+
+    static func insertDeadLetters(
+        _ letters: [DeadLetter],
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Int {
+        guard !letters.isEmpty else { return 0 }
+        var topic = ArrayColumn<String>()
+        var partition = ArrayColumn<Int32>()
+        var offset = ArrayColumn<Int64>()
+        var key = ArrayColumn<ByteaValue>()
+        var value = ArrayColumn<ByteaValue>()
+        var error = ArrayColumn<String>()
+        for letter in letters {
+            topic.append(letter.topic)
+            partition.append(letter.partition)
+            offset.append(letter.offset)
+            key.append(letter.key.map(ByteaValue.init))
+            value.append(letter.value.map(ByteaValue.init))
+            error.append(letter.reason.description)
+        }
+        let rows = try await connection.query(
+            """
+            INSERT INTO dead_letter (topic, partition, "offset", key, value, error)
+            SELECT * FROM unnest(\(topic), \(partition), \(offset), \(key), \(value), \(error))
+            ON CONFLICT (topic, partition, "offset") DO NOTHING
+            RETURNING 1
+            """,
+            logger: logger
+        )
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Logging
+import Metrics
+import PostgresNIO
+import Prometheus
+import Server
+import ServiceLifecycle
+import Storage
+
+/// `switchboard ingest`: one ingest worker (scale out by running more in the same group).
+struct IngestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Consume CTRs, agent events and contact events from Kafka into PostgreSQL, exactly once."
+    )
+
+    @Option(help: "Kafka bootstrap servers (overrides SWITCHBOARD_KAFKA_BOOTSTRAP).")
+    var bootstrap: String?
+
+    @Option(help: "HTTP port for /health, /ready and /metrics (overrides SWITCHBOARD_HTTP_PORT).")
+    var httpPort: Int?
+
+    func run() async throws {
+        var settings = try Settings()
+        if let bootstrap { settings.kafkaBootstrap = bootstrap }
+        if let httpPort { settings.httpPort = httpPort }
+        guard !settings.kafkaBootstrap.isEmpty else {
+            throw ValidationError("set SWITCHBOARD_KAFKA_BOOTSTRAP (or --bootstrap): ingest needs a Kafka cluster")
+        }
+        LoggingSetup.bootstrap(settings)
+        let logger = Logger(label: "switchboard.ingest")
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
+        let ingest = IngestService(settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, logger: logger)
+        let application = buildApplication(
+            configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
+            dependencies: ServerDependencies(
+                readinessChecks: [DatabaseReadinessCheck(client: postgres), ingest.readinessCheck],
+                metricsRegistry: registry
+            ),
+            logger: Logger(label: "switchboard.http")
+        )
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: postgres), .init(service: ingest), .init(service: application)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+    }
+}

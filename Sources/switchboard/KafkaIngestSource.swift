@@ -1,0 +1,47 @@
+import Kafka
+import Storage
+
+/// The ingest's source over our Kafka consumer: pulls batches and, on assignment, claims the
+/// partitions in PostgreSQL and starts them exactly at the stored offsets.
+struct KafkaIngestSource: IngestSource, KafkaAssignmentHandler {
+    let pipeline: IngestPipeline
+    let maxRecords: Int
+    let maxWait: Duration
+    /// Set once the consumer exists (the consumer needs the handler at creation).
+    let consumer: ConsumerReference
+
+    func nextBatch() async throws -> [SourceRecord] {
+        guard let consumer = consumer.value else { return [] }
+        let batch = try await consumer.poll(maxRecords: maxRecords, maxWait: maxWait)
+        return batch.records.map {
+            SourceRecord(topic: $0.topic, partition: $0.partition, offset: $0.offset, key: $0.key, value: $0.value)
+        }
+    }
+
+    func partitionsAssigned(_ partitions: [TopicPartition]) async throws -> [TopicPartition: KafkaStartOffset] {
+        let claimed = try await pipeline.claim(partitions.map { PartitionKey(topic: $0.topic, partition: $0.partition) })
+        var result: [TopicPartition: KafkaStartOffset] = [:]
+        for partition in partitions {
+            let key = PartitionKey(topic: partition.topic, partition: partition.partition)
+            if let stored = claimed[key], let next = stored {
+                result[partition] = .offset(next)
+            } else {
+                result[partition] = .beginning
+            }
+        }
+        return result
+    }
+
+    func partitionsRevoked(_ partitions: [TopicPartition], lost: Bool) async {
+        pipeline.release(partitions.map { PartitionKey(topic: $0.topic, partition: $0.partition) })
+    }
+}
+
+/// A late-bound reference to the consumer (created after its assignment handler).
+final class ConsumerReference: Sendable {
+    private let box = LockedValue<KafkaConsumer?>(nil)
+    var value: KafkaConsumer? {
+        get { box.value }
+        set { box.value = newValue }
+    }
+}
