@@ -29,6 +29,31 @@ struct Settings: Sendable {
     var embeddedPartitions: Int
     /// `SWITCHBOARD_EMBEDDED_BROKERS`: brokers of the embedded cluster.
     var embeddedBrokers: Int
+    /// `SWITCHBOARD_FLOWS_DIR`: the `flows/` directory the hook evaluates (default `flows`).
+    var flowsDirectory: String
+    /// `SWITCHBOARD_FLOWS_POLL_INTERVAL_MS`: how often the hook checks `flows/` for changes
+    /// (default 1000; `SIGHUP` reloads at once).
+    var flowsPollIntervalMilliseconds: Int
+    /// `SWITCHBOARD_HOOK_TOKENS`: comma-separated bearer tokens accepted by the hook; empty (and no
+    /// HMAC secret) leaves the hook open, for development only.
+    var hookTokens: [String]
+    /// `SWITCHBOARD_HOOK_HMAC_SECRET`: the shared secret of HMAC-SHA256 hook signatures
+    /// (`X-Switchboard-Timestamp`, `X-Switchboard-Signature: sha256=<hex>`); empty for none.
+    var hookHMACSecret: String
+    /// `SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS`: how far a signature's timestamp may be from the
+    /// server's clock (default 300).
+    var hookReplayWindowSeconds: Int
+
+    /// `SWITCHBOARD_CONSOLE_TOKENS`: comma-separated tokens that may read the floor streams
+    /// (`Authorization: Bearer` or `?token=`); empty leaves them open, for development only.
+    var consoleTokens: [String]
+    /// `SWITCHBOARD_FLOOR_REBUILD_MINUTES`: on start the floor replays agent and contact events
+    /// from at least this many minutes back, and from the start of the business day (default 120).
+    var floorRebuildMinutes: Int
+    /// `SWITCHBOARD_FLOOR_TIME_ZONE`: the time zone of the floor's business day (default `Asia/Tokyo`).
+    var floorTimeZone: TimeZone
+    /// `SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS`: the service-level threshold of the console (default 20).
+    var floorServiceLevelSeconds: Int
 
     /// `SWITCHBOARD_INGEST_GROUP`: the ingest's consumer group (offsets are kept per group in PostgreSQL).
     var ingestGroup: String
@@ -79,17 +104,35 @@ struct Settings: Sendable {
         contactEventsTopic = string("SWITCHBOARD_TOPIC_CONTACT_EVENTS", "contact-events")
         embeddedPartitions = try integer("SWITCHBOARD_EMBEDDED_PARTITIONS", 24, range: 1...1024)
         embeddedBrokers = try integer("SWITCHBOARD_EMBEDDED_BROKERS", 1, range: 1...9)
+        flowsDirectory = string("SWITCHBOARD_FLOWS_DIR", "flows")
+        flowsPollIntervalMilliseconds = try integer("SWITCHBOARD_FLOWS_POLL_INTERVAL_MS", 1000, range: 100...600_000)
+        hookTokens = string("SWITCHBOARD_HOOK_TOKENS", "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        hookHMACSecret = string("SWITCHBOARD_HOOK_HMAC_SECRET", "")
+        hookReplayWindowSeconds = try integer("SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS", 300, range: 1...86_400)
+        consoleTokens = string("SWITCHBOARD_CONSOLE_TOKENS", "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        floorRebuildMinutes = try integer("SWITCHBOARD_FLOOR_REBUILD_MINUTES", 120, range: 1...10_080)
+        let zone = string("SWITCHBOARD_FLOOR_TIME_ZONE", "Asia/Tokyo")
+        guard let floorZone = TimeZone(identifier: zone) else {
+            throw SettingsError(
+                key: "SWITCHBOARD_FLOOR_TIME_ZONE", value: zone, expected: "an IANA time zone such as Asia/Tokyo")
+        }
+        floorTimeZone = floorZone
+        floorServiceLevelSeconds = try integer("SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS", 20, range: 1...3_600)
         ingestGroup = string("SWITCHBOARD_INGEST_GROUP", "switchboard-ingest")
         ingestLanes = try integer("SWITCHBOARD_INGEST_LANES", 2, range: 1...64)
         ingestBatchRecords = try integer("SWITCHBOARD_INGEST_BATCH_RECORDS", 4_000, range: 1...100_000)
         ingestBatchMilliseconds = try integer("SWITCHBOARD_INGEST_BATCH_MS", 200, range: 1...60_000)
         ingestMaxRecordBytes = try integer("SWITCHBOARD_INGEST_MAX_RECORD_BYTES", 1 << 20, range: 1_024...(64 << 20))
-        kafkaSessionTimeoutMilliseconds = try integer("SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS", 10_000, range: 3_000...300_000)
+        kafkaSessionTimeoutMilliseconds = try integer(
+            "SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS", 10_000, range: 3_000...300_000)
     }
 
     /// The ingested topics.
     var ingestTopics: IngestTopics {
-        IngestTopics(contactRecords: contactRecordsTopic, agentEvents: agentEventsTopic, contactEvents: contactEventsTopic)
+        IngestTopics(
+            contactRecords: contactRecordsTopic, agentEvents: agentEventsTopic, contactEvents: contactEventsTopic)
     }
 
     /// The three topics, in a fixed order.

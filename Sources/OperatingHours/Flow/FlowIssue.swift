@@ -45,7 +45,7 @@ public enum FlowIssue: Error, Hashable, Sendable {
         case .missingKey(let key, let context): "\(context) has no `\(key)`"
         case .unknownKey(let key, _): "unknown key `\(key)`"
         case .invalidValue(let key, let value, let expected): "`\(key)` is \"\(value)\", expected \(expected)"
-        case .badHours(let error): error.description
+        case .badHours(let error): FlowIssue.split(error.description).message
         case .unknownWeekday(let text): "unknown weekday \"\(text)\""
         case .weekdayTwice(let weekday): "\(weekday) has hours twice"
         case .badDate(let text): "bad date \"\(text)\""
@@ -70,7 +70,8 @@ public enum FlowIssue: Error, Hashable, Sendable {
         case .missingKey(let key, _): "add `\(key):`"
         case .unknownKey(_, let allowed): "use one of: \(allowed.joined(separator: ", "))"
         case .invalidValue(_, _, let expected): "write \(expected)"
-        case .badHours: "write hours as `closed`, `HH:MM-HH:MM` or a list of them"
+        case .badHours(let error):
+            FlowIssue.split(error.description).fix ?? "write hours as `closed`, `HH:MM-HH:MM` or a list of them"
         case .unknownWeekday:
             "use mon, tue, wed, thu, fri, sat, sun, a range (mon-fri), a list (sat,sun), daily, weekdays or weekends"
         case .weekdayTwice: "give each weekday hours once"
@@ -86,5 +87,12 @@ public enum FlowIssue: Error, Hashable, Sendable {
             "use an answer key (\(HookAnswer.templateVariables.joined(separator: ", "))), store.ATTRIBUTE or contact.ATTRIBUTE"
         case .reservedOutputKey: "rename the output; reserved: \(HookAnswer.reservedKeys.joined(separator: ", "))"
         }
+    }
+
+    /// Splits `"what; fix: how"` (the shape of ``HoursFormatError``'s descriptions) so that a
+    /// problem prints one `fix:`.
+    private static func split(_ text: String) -> (message: String, fix: String?) {
+        guard let range = text.firstRange(of: "; fix: ") else { return (text, nil) }
+        return (String(text[..<range.lowerBound]), String(text[range.upperBound...]))
     }
 }

@@ -1,0 +1,62 @@
+/// HMAC-SHA256 (RFC 2104), and the constant-time comparison its verifiers need.
+///
+/// Tested against the vectors of RFC 4231.
+enum HMACSHA256 {
+    /// The 32-byte MAC of `message` under `key`.
+    static func authenticationCode(for message: some Sequence<UInt8>, key: some Collection<UInt8>) -> [UInt8] {
+        var block = key.count > SHA256.blockSize ? SHA256.hash(key) : Array(key)
+        block.append(contentsOf: repeatElement(0, count: SHA256.blockSize - block.count))
+        var inner = SHA256()
+        inner.update(block.map { $0 ^ 0x36 })
+        inner.update(message)
+        let innerDigest = inner.finalize()
+        var outer = SHA256()
+        outer.update(block.map { $0 ^ 0x5c })
+        outer.update(innerDigest)
+        return outer.finalize()
+    }
+
+    /// Whether two byte strings are equal, in time that depends only on their lengths (so that a
+    /// caller cannot find a valid signature or token byte by byte from response times).
+    static func constantTimeEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
+        return difference == 0
+    }
+
+    /// Lower-case hexadecimal.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Bytes of hexadecimal text (either case), or `nil` when it is not hexadecimal.
+    static func bytes(hex text: Substring) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+
+/// Checks the credentials of hook requests: a bearer token or an HMAC-SHA256 signature of the
+/// body with a timestamp inside the replay window.
+struct HookAuthenticator: Sendable {
+    /// Why a request was refused (answered 401 with the reason).
+    enum Failure: Error, Hashable, Sendable {
+        case missingCredentials
+        case wrongToken
+        case badTimestamp
+        case expiredSignature
+        case badSignatureFormat
+        case wrongSignature
+
+        var reason: String {
+            switch self {
+            case .missingCredentials:
+                "authentication required: send Authorization: Bearer <token>, or sign the body with "
+                    + "\(HookConfiguration.timestampHeader) and \(HookConfiguration.signatureHeader)"
+            case .wrongToken: "the bearer token is not accepted"
+            case .badTimestamp: "\(HookConfiguration.timestampHeader) must be Unix seconds"
+            case .expiredSignature: "the signature's timestamp is outside the replay window"
+            case .badSignatureFormat: "\(HookConfiguration.signatureHeader) must be sha256=<64 hex digits>"
+            case .wrongSignature: "the signature does not match the body"
+            }
+        }
+    }
+
+    static let timestampField = HTTPFields.Element.Name(HookConfiguration.timestampHeader)!
+    static let signatureField = HTTPFields.Element.Name(HookConfiguration.signatureHeader)!
+
+    private let tokens: [[UInt8]]
+    private let secret: [UInt8]?
+    private let replayWindowSeconds: Int64
+    /// The body limit applied when collecting a signed body.
+    let maximumBodyBytes: Int
+    private let now: @Sendable () -> Int64
+
+    /// Creates an authenticator.
+    ///
+    /// - Parameter now: The clock, in Unix seconds (replaceable in tests).
+    init(
+        configuration: HookConfiguration, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
+        self.tokens = configuration.bearerTokens.map { Array($0.utf8) }
+        self.secret = configuration.hmacSecret.map { Array($0.utf8) }
+        self.replayWindowSeconds = configuration.replayWindowSeconds
+        self.maximumBodyBytes = configuration.maximumBodyBytes
+        self.now = now
+    }
+
+    /// Whether any credential is required.
+    var isRequired: Bool { !tokens.isEmpty || secret != nil }
+
+    /// Checks a request's credentials. A signed request's body is collected (up to the body
+    /// limit) to verify it, and stays readable by the handler.
+    ///
+    /// - Returns: `nil` when the request may proceed, else why not.
+    /// - Throws: an `HTTPResponseError` with status 413 when a signed body exceeds the limit.
+    func authenticate(_ request: inout Request) async throws -> Failure? {
+        guard isRequired else { return nil }
+        var failure = Failure.missingCredentials
+        if !tokens.isEmpty, let authorization = request.headers[.authorization] {
+            if let token = HookAuthenticator.bearerToken(authorization), accepts(token: token) { return nil }
+            failure = .wrongToken
+        }
+        if let secret, let timestamp = request.headers[HookAuthenticator.timestampField],
+            let signature = request.headers[HookAuthenticator.signatureField]
+        {
+            let body = try await request.collectBody(upTo: maximumBodyBytes)
+            return verify(timestamp: timestamp, signature: signature, body: body.readableBytesView, secret: secret)
+        }
+        return failure
+    }
+
+    /// Verifies a signature of `timestamp + "." + body`.
+    func verify(timestamp: String, signature: String, body: some Collection<UInt8>) -> Failure? {
+        guard let secret else { return .missingCredentials }
+        return verify(timestamp: timestamp, signature: signature, body: body, secret: secret)
+    }
+
+    private func verify(timestamp: String, signature: String, body: some Collection<UInt8>, secret: [UInt8])
+        -> Failure?
+    {
+        guard timestamp.utf8.count <= 12, timestamp.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let seconds = Int64(timestamp)
+        else { return .badTimestamp }
+        guard abs(now() - seconds) <= replayWindowSeconds else { return .expiredSignature }
+        let trimmed = signature.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("sha256="),
+            let presented = HMACSHA256.bytes(hex: trimmed.dropFirst(7)), presented.count == SHA256.digestSize
+        else { return .badSignatureFormat }
+        var message = Array(timestamp.utf8)
+        message.append(UInt8(ascii: "."))
+        message.append(contentsOf: body)
+        let expected = HMACSHA256.authenticationCode(for: message, key: secret)
+        return HMACSHA256.constantTimeEquals(expected, presented) ? nil : .wrongSignature
+    }
+
+    /// The value of a signature header for a body, as a client computes it.
+    static func signature(timestamp: String, body: some Sequence<UInt8>, secret: String) -> String {
+        var message = Array(timestamp.utf8)
+        message.append(UInt8(ascii: "."))
+        message.append(contentsOf: body)
+        return "sha256=" + HMACSHA256.hex(HMACSHA256.authenticationCode(for: message, key: Array(secret.utf8)))
+    }
+
+    private func accepts(token: Substring) -> Bool {
+        let presented = Array(token.utf8)
+        // Compare with every token so the time does not tell which one nearly matched.
+        var accepted = false
+        for candidate in tokens where HMACSHA256.constantTimeEquals(candidate, presented) { accepted = true }
+        return accepted
+    }
+
+    private static func bearerToken(_ authorization: String) -> Substring? {
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)[...]
+    }
+}
+
+/// Refuses requests of a route group without valid hook credentials (401, JSON reason).
+struct HookAuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
+    let authenticator: HookAuthenticator
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var request = request
+        do {
+            if let failure = try await authenticator.authenticate(&request) {
+                return HookResponses.unauthorized(failure)
+            }
+        } catch let error as HTTPResponseError where error.status == .contentTooLarge {
+            return HookResponses.payloadTooLarge(limit: authenticator.maximumBodyBytes)
+        }
+        return try await next(request, context)
+    }
+}

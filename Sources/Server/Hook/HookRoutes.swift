@@ -1,0 +1,138 @@
+import Foundation
+import Hummingbird
+import Logging
+import OperatingHours
+
+/// The IVR hook and the read-only views around it:
+///
+/// - `POST /v1/hooks/{flow}`: evaluates a flow for a call (Amazon Connect's Lambda event or a
+///   plain JSON body) and answers a flat object of strings;
+/// - `GET /v1/stores/{id}/hours?from=DATE&to=DATE`: the effective spans of each day;
+/// - `GET /v1/calendar/{year}`: the holidays of a year.
+///
+/// The hook and the hours need the deployment's credentials (``HookConfiguration``); the
+/// calendar is public. No client input leads to a 5xx: every failure is a 4xx with a JSON reason,
+/// and an unknown store is a 200 answer with `result=error` so the IVR can branch on it.
+public struct HookRoutes: RouteProvider {
+    /// Where the flows come from.
+    public let store: FlowStore
+    /// Credentials and limits.
+    public let configuration: HookConfiguration
+    let authenticator: HookAuthenticator
+    let metrics = HookMetrics()
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// Creates the routes.
+    ///
+    /// - Parameters:
+    ///   - store: The flows evaluated.
+    ///   - configuration: Credentials and limits.
+    ///   - logger: Where refused requests are logged (at debug level).
+    public init(store: FlowStore, configuration: HookConfiguration = .init(), logger: Logger? = nil) {
+        self.init(store: store, configuration: configuration, logger: logger, now: { Date() })
+    }
+
+    /// Creates the routes with a clock (tests).
+    init(store: FlowStore, configuration: HookConfiguration, logger: Logger?, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.configuration = configuration
+        self.authenticator = HookAuthenticator(configuration: configuration) {
+            Int64(now().timeIntervalSince1970.rounded(.down))
+        }
+        self.logger = logger ?? Logger(label: "switchboard.hook")
+        self.now = now
+    }
+
+    public func addRoutes(to router: Router<SwitchboardRequestContext>) {
+        router.post("/v1/hooks/:flow") { request, context -> Response in
+            await hook(request, flowName: context.parameters.get("flow") ?? "")
+        }
+        router.group("/v1/stores")
+            .add(middleware: HookAuthenticationMiddleware(authenticator: authenticator))
+            .get(":id/hours") { request, context -> Response in
+                hours(request, storeId: context.parameters.get("id") ?? "")
+            }
+        router.get("/v1/calendar/:year") { request, context -> Response in
+            calendar(request, year: context.parameters.get("year") ?? "")
+        }
+    }
+
+    // MARK: The hook
+
+    /// Answers one hook call and records its metrics; never throws.
+    func hook(_ request: Request, flowName: String) async -> Response {
+        let start = ContinuousClock.now
+        let (response, result) = await answer(request, flowName: flowName)
+        metrics.record(result: result, status: Int(response.status.code), elapsed: start.duration(to: .now))
+        return response
+    }
+
+    private func answer(_ request: Request, flowName: String) async -> (Response, String) {
+        var request = request
+        let body: ByteBuffer
+        do {
+            if let failure = try await authenticator.authenticate(&request) {
+                return (HookResponses.unauthorized(failure), "error")
+            }
+            body = try await request.collectBody(upTo: configuration.maximumBodyBytes)
+        } catch let error as HTTPResponseError where error.status == .contentTooLarge {
+            return (HookResponses.payloadTooLarge(limit: configuration.maximumBodyBytes), "error")
+        } catch {
+            logger.debug("hook body unreadable: \(error)")
+            return (HookResponses.badRequest("the body could not be read"), "error")
+        }
+        let call: HookRequest
+        do {
+            call = try HookRequest.decode(body.readableBytesView)
+        } catch {
+            return (HookResponses.badRequest(error.reason), "error")
+        }
+        let instant: Date
+        if let at = call.at {
+            do {
+                instant = try ZonedInstant(iso8601: at).date
+            } catch {
+                return (HookResponses.badRequest("`at`: \(error)"), "error")
+            }
+        } else {
+            instant = now()
+        }
+        guard let loaded = store.current else {
+            return (HookResponses.flowsUnavailable("no valid flows loaded; see /ready"), "error")
+        }
+        guard loaded.flows.flow(named: flowName) != nil else {
+            return (
+                HookResponses.notFound(
+                    code: "unknown_flow", reason: HookAnswer.Failure.unknownFlow(flowName).message),
+                "error"
+            )
+        }
+        let answer = loaded.flows.evaluate(
+            flowName: flowName, storeId: call.storeId, dialedNumber: call.dialedNumber,
+            contactAttributes: call.contactAttributes, parameters: call.parameters, at: instant)
+        let bytes = answer.jsonBytes
+        guard bytes.count <= configuration.maximumAnswerBytes else {
+            return (HookResponses.answer(oversizedAnswer(answer, size: bytes.count)), "error")
+        }
+        return (HookResponses.answer(bytes), answer.result.rawValue)
+    }
+
+    /// The answer sent instead of one over the size limit: `result=error`, `error=answer_too_large`.
+    private func oversizedAnswer(_ answer: HookAnswer, size: Int) -> [UInt8] {
+        logger.warning(
+            "answer of \(size) bytes exceeds \(configuration.maximumAnswerBytes); flow \(answer.flowName), rule \(answer.ruleName ?? "-")"
+        )
+        let fields: [String: String] = [
+            "result": "error",
+            "error": "answer_too_large",
+            "errorMessage":
+                "the answer of rule \"\(answer.ruleName ?? "-")\" renders \(size) bytes, over the limit of "
+                + "\(configuration.maximumAnswerBytes); shorten its outputs",
+            "flow": answer.flowName,
+            "rule": answer.ruleName ?? "",
+            "storeId": answer.value(forKey: "storeId") ?? "",
+        ]
+        return Array((try? JSONResponse.encoder.encode(fields)) ?? Data("{}".utf8))
+    }
+}

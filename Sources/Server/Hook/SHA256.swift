@@ -1,0 +1,116 @@
+/// SHA-256 (FIPS 180-4), for HMAC signatures of hook requests.
+///
+/// The package deliberately has no cryptography dependency: the hook needs one hash for one MAC,
+/// and this is the whole of it. Tested against the FIPS 180-4 and NIST example vectors.
+struct SHA256: Sendable {
+    /// The digest size in bytes.
+    static let digestSize = 32
+    /// The block size in bytes (HMAC pads keys to it).
+    static let blockSize = 64
+
+    private static let roundConstants: [UInt32] = [
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+    ]
+
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    private var buffer: [UInt8] = []
+    private var processedBytes: UInt64 = 0
+
+    /// Starts a hash.
+    init() {
+        buffer.reserveCapacity(SHA256.blockSize)
+    }
+
+    /// The digest of `bytes`.
+    static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalize()
+    }
+
+    /// Adds bytes to the message.
+    mutating func update(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            buffer.append(byte)
+            if buffer.count == SHA256.blockSize {
+                compress(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// Pads the message and returns the 32-byte digest.
+    consuming func finalize() -> [UInt8] {
+        let bitLength = (processedBytes + UInt64(buffer.count)) &* 8
+        buffer.append(0x80)
+        if buffer.count > SHA256.blockSize - 8 {
+            while buffer.count < SHA256.blockSize { buffer.append(0) }
+            compress(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+        while buffer.count < SHA256.blockSize - 8 { buffer.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            buffer.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
+        compress(buffer)
+        var digest: [UInt8] = []
+        digest.reserveCapacity(SHA256.digestSize)
+        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
+            digest.append(contentsOf: [
+                UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
+                UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+            ])
+        }
+        return digest
+    }
+
+    private mutating func compress(_ block: [UInt8]) {
+        processedBytes &+= UInt64(SHA256.blockSize)
+        var w = [UInt32](repeating: 0, count: 64)
+        for t in 0..<16 {
+            w[t] =
+                UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8
+                | UInt32(block[t * 4 + 3])
+        }
+        for t in 16..<64 {
+            let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+            let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        for t in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let temp1 = h &+ s1 &+ choice &+ SHA256.roundConstants[t] &+ w[t]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let temp2 = s0 &+ majority
+            h = g
+            g = f
+            f = e
+            e = d &+ temp1
+            d = c
+            c = b
+            b = a
+            a = temp1 &+ temp2
+        }
+        state = (
+            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+            state.7 &+ h
+        )
+    }
+
+    @inline(__always)
+    private func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
+        (value >> count) | (value << (32 - count))
+    }
+}

@@ -1,0 +1,177 @@
+import ContactCenter
+import Foundation
+import Kafka
+import Logging
+import Metrics
+import Server
+
+/// The live-status feature of a process, built from the settings: the floor publisher fed from
+/// Kafka, its routes (streams and console) and its readiness check.
+///
+/// Wiring in a command:
+/// ```swift
+/// let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
+/// // readinessChecks: [..., floor.readinessCheck], routeProviders: [..., floor.routes]
+/// // services: [..., .init(service: floor.publisher), .init(service: application)]
+/// ```
+struct FloorWiring: Sendable {
+    /// Folds the events and publishes the deltas; run it in the process's `ServiceGroup`.
+    let publisher: FloorPublisher
+    /// `/v1/floor`, its streams and `/console`.
+    let routes: any RouteProvider
+    /// `/ready`'s `floor` check: ready once the rebuild has caught up.
+    let readinessCheck: any ReadinessCheck
+
+    init(
+        settings: Settings,
+        bootstrap: String,
+        metadata: @escaping @Sendable () async throws -> KafkaClusterMetadata,
+        logger: Logger = Logger(label: "switchboard.floor")
+    ) {
+        let floor = FloorConfiguration(
+            serviceLevelThreshold: .seconds(settings.floorServiceLevelSeconds), timeZone: settings.floorTimeZone)
+        let feed = FloorKafkaFeed(
+            bootstrap: bootstrap,
+            agentEventsTopic: settings.agentEventsTopic,
+            contactEventsTopic: settings.contactEventsTopic,
+            rebuildWindow: .seconds(60 * settings.floorRebuildMinutes),
+            timeZone: settings.floorTimeZone,
+            metadata: metadata,
+            logger: logger
+        )
+        let publisher = FloorPublisher(
+            configuration: FloorPublisherConfiguration(floor: floor), source: feed, logger: logger)
+        if settings.consoleTokens.isEmpty {
+            logger.warning("the console streams are open: set SWITCHBOARD_CONSOLE_TOKENS outside development")
+        }
+        self.publisher = publisher
+        self.routes = FloorRoutes(publisher: publisher, tokens: FloorAccessTokens(settings.consoleTokens))
+        self.readinessCheck = FloorReadinessCheck(publisher: publisher)
+    }
+}
+
+/// Feeds the floor from `agent-events` and `contact-events`.
+///
+/// Every partition is assigned by hand (no group membership, no offset commits), so any number
+/// of replicas each see every event. On start it replays from the beginning of the log but folds
+/// only records from the rebuild window on (the business day's start, and at least
+/// `rebuildWindow` back), and reports caught up once it has reached the high watermark each
+/// partition had when it was first fetched.
+///
+/// - Important: without offsets-for-times in our Kafka binding the rebuild still *reads* the
+///   whole retained log; it only skips folding older records.
+struct FloorKafkaFeed: FloorEventSource {
+    var bootstrap: String
+    var agentEventsTopic: String
+    var contactEventsTopic: String
+    var rebuildWindow: Duration
+    var timeZone: TimeZone
+    var metadata: @Sendable () async throws -> KafkaClusterMetadata
+    var logger: Logger
+    /// How long one poll waits for records: the feed's share of the end-to-end latency.
+    var pollWait: Duration = .milliseconds(5)
+
+    private static let undecodable = Counter(label: "switchboard_floor_undecodable_total")
+
+    func run(into sink: FloorFeedSink) async throws {
+        await sink.lagging("waiting for topics \(agentEventsTopic), \(contactEventsTopic)")
+        let partitions = try await waitForPartitions()
+        let consumer = try await KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                common: KafkaConfiguration(
+                    bootstrapServers: bootstrap, clientID: "switchboard-floor",
+                    // The console is latency-bound: a broker holds an empty fetch at most this long
+                    // (it answers at once when records arrive, but librdkafka's default of 500 ms
+                    // delays the next fetch after an idle one).
+                    properties: ["fetch.wait.max.ms": "20"]),
+                // Required by librdkafka for assign(); never joined, never committed.
+                groupID: "switchboard-floor-\(UUID().uuidString.prefix(8))",
+                autoOffsetReset: "earliest"
+            ),
+            logger: logger
+        )
+        do {
+            try await consumer.assign(Dictionary(uniqueKeysWithValues: partitions.map { ($0, .beginning) }))
+            try await consume(consumer, partitions: partitions, sink: sink)
+        } catch {
+            try? await consumer.close()
+            throw error
+        }
+        try? await consumer.close()
+    }
+
+    private func waitForPartitions() async throws -> [TopicPartition] {
+        var delay = Duration.milliseconds(200)
+        while true {
+            try Task.checkCancellation()
+            if let metadata = try? await metadata(),
+                let agents = metadata.topics[agentEventsTopic], let contacts = metadata.topics[contactEventsTopic]
+            {
+                return (0..<agents).map { TopicPartition(topic: agentEventsTopic, partition: Int32($0)) }
+                    + (0..<contacts).map { TopicPartition(topic: contactEventsTopic, partition: Int32($0)) }
+            }
+            try await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    private func consume(_ consumer: KafkaConsumer, partitions: [TopicPartition], sink: FloorFeedSink) async throws {
+        let cutoff = rebuildStart(now: Date())
+        var targets: [TopicPartition: Int64] = [:]
+        var positions: [TopicPartition: Int64] = [:]
+        var caughtUp = false
+        var replayed = 0
+        await sink.lagging("rebuilding the floor from \(UTCTimestamp(millisecondsSince1970: cutoff))")
+        while !Task.isCancelled {
+            let batch = try await consumer.poll(maxRecords: 5_000, maxWait: pollWait)
+            var events: [FloorEvent] = []
+            events.reserveCapacity(batch.records.count)
+            for record in batch.records {
+                positions[record.topicPartition] = record.offset + 1
+                if !caughtUp, let timestamp = record.timestampMilliseconds, timestamp < cutoff { continue }
+                guard let value = record.value, let event = decode(topic: record.topic, value) else {
+                    Self.undecodable.increment()
+                    continue
+                }
+                events.append(event)
+            }
+            if !events.isEmpty {
+                replayed += caughtUp ? 0 : events.count
+                await sink.deliver(events)
+            }
+            if !caughtUp {
+                for partition in partitions where targets[partition] == nil {
+                    if let marks = try await consumer.watermarks(partition) {
+                        targets[partition] = marks.high
+                        if positions[partition] == nil { positions[partition] = marks.low }
+                    }
+                }
+                let pending = partitions.filter { partition in
+                    guard let target = targets[partition] else { return true }
+                    return (positions[partition] ?? 0) < target
+                }
+                if pending.isEmpty {
+                    caughtUp = true
+                    logger.info("floor rebuilt from \(replayed) events; live")
+                    await sink.caughtUp()
+                } else if batch.records.isEmpty {
+                    await sink.lagging("rebuilding: \(pending.count) partition(s) behind, \(replayed) events folded")
+                }
+            }
+        }
+    }
+
+    /// The start of the business day, or `rebuildWindow` ago when that is earlier.
+    private func rebuildStart(now: Date) -> Int64 {
+        let day = BusinessDay(containing: UTCTimestamp(now), in: timeZone).start.millisecondsSince1970
+        let window = UTCTimestamp(now).millisecondsSince1970 - Int64(rebuildWindow.components.seconds) * 1000
+        return min(day, window)
+    }
+
+    private func decode(topic: String, _ value: [UInt8]) -> FloorEvent? {
+        let data = Data(value)
+        if topic == agentEventsTopic { return (try? AgentEvent(jsonData: data)).map(FloorEvent.agent) }
+        if topic == contactEventsTopic { return (try? ContactEvent(jsonData: data)).map(FloorEvent.contact) }
+        return nil
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A minimal HTTP/1.1 client over a non-blocking socket for the stream tests: it speaks just
+/// enough WebSocket (server frames, fragmented text, ping → pong) and Server-Sent Events
+/// (chunked body, `id:`/`data:` lines, comments) to check the wire, and it can stop reading on
+/// purpose, which high-level clients cannot.
+final class RawStreamClient {
+    enum Failure: Error {
+        case connect(Int32)
+        case closed
+        case timeout(String)
+        case protocolError(String)
+    }
+
+    /// One SSE event or comment.
+    struct ServerSentEvent: Equatable {
+        var id: String?
+        var data: String?
+        var comment: String?
+    }
+
+    private let socket: Int32
+    private var raw: [UInt8] = []
+    private var rawStart = 0
+    private var body: [UInt8] = []
+    private var chunked = false
+    private var chunkRemaining = 0
+    private var fragments: [UInt8] = []
+
+    private(set) var status = 0
+    private(set) var headers: [String: String] = [:]
+
+    /// Connects to 127.0.0.1:`port` and sends `GET path`, as a WebSocket upgrade when asked.
+    init(port: Int, path: String, headers extra: [String: String] = [:], webSocket: Bool) throws {
+        #if canImport(Glibc)
+            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else { throw Failure.connect(errno) }
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        var lines = ["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"]
+        if webSocket {
+            lines += [
+                "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+                "Sec-WebSocket-Version: 13",
+            ]
+        } else {
+            lines += ["Accept: text/event-stream"]
+        }
+        lines += extra.map { "\($0.key): \($0.value)" }
+        try send(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8))
+    }
+
+    deinit { close(socket) }
+
+    /// Reads the response head (status and headers).
+    func readHead(timeout: Duration = .seconds(5)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let end = find([13, 10, 13, 10], in: raw) {
+                let head = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+                raw.removeFirst(end + 4)
+                status = Int(head[0].split(separator: " ")[1]) ?? 0
+                for line in head.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+                        .trimmingCharacters(in: .whitespaces)
+                }
+                chunked = headers["transfer-encoding"]?.lowercased() == "chunked"
+                return
+            }
+            try await fill(until: deadline, what: "response head")
+        }
+    }
+
+    /// The next WebSocket text message (fragments joined), answering pings on the way.
+    func nextWebSocketText(timeout: Duration = .seconds(10)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let (fin, opcode, payload) = try takeFrame() {
+                switch opcode {
+                case 0x9: try sendFrame(opcode: 0xA, payload: payload)
+                case 0x8: throw Failure.closed
+                case 0x1, 0x0:
+                    fragments += payload
+                    if fin {
+                        defer { fragments.removeAll() }
+                        return String(decoding: fragments, as: UTF8.self)
+                    }
+                default: break
+                }
+                continue
+            }
+            try await fill(until: deadline, what: "WebSocket message")
+        }
+    }
+
+    /// The next SSE event or comment.
+    func nextServerSentEvent(timeout: Duration = .seconds(10)) async throws -> ServerSentEvent {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            decodeChunks()
+            if let end = find([10, 10], in: body) {  // events are small: removeFirst is fine
+                let block = String(decoding: body[..<end], as: UTF8.self)
+                body.removeFirst(end + 2)
+                var event = ServerSentEvent()
+                for line in block.split(separator: "\n") {
+                    if line.hasPrefix(":") {
+                        event.comment = line.dropFirst().trimmingCharacters(in: .whitespaces)
+                    } else if line.hasPrefix("id: ") {
+                        event.id = String(line.dropFirst(4))
+                    } else if line.hasPrefix("data: ") {
+                        event.data = String(line.dropFirst(6))
+                    }
+                }
+                if event.id == nil && event.data == nil && event.comment == nil { continue }
+                return event
+            }
+            try await fill(until: deadline, what: "SSE event")
+        }
+    }
+
+    /// The next SSE event that carries data (skipping comments).
+    func nextServerSentData(timeout: Duration = .seconds(10)) async throws -> ServerSentEvent {
+        while true {
+            let event = try await nextServerSentEvent(timeout: timeout)
+            if event.data != nil { return event }
+        }
+    }
+
+    // MARK: - Internals
+
+    private func fill(until deadline: ContinuousClock.Instant, what: String) async throws {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                raw += buffer[..<count]
+                return
+            }
+            if count == 0 { throw Failure.closed }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { throw Failure.closed }
+            if ContinuousClock.now >= deadline { throw Failure.timeout(what) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    private func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count) }
+            if sent < 0 {
+                guard errno == EAGAIN else { throw Failure.closed }
+                usleep(1_000)
+                continue
+            }
+            offset += sent
+        }
+    }
+
+    private func sendBytes(_ socket: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.send(socket, pointer, count, Int32(MSG_NOSIGNAL))
+        #else
+            Darwin.send(socket, pointer, count, 0)
+        #endif
+    }
+
+    /// A masked client frame.
+    private func sendFrame(opcode: UInt8, payload: [UInt8]) throws {
+        var frame: [UInt8] = [0x80 | opcode, 0x80 | UInt8(payload.count)]
+        let mask: [UInt8] = [1, 2, 3, 4]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try send(frame)
+    }
+
+    private func takeFrame() throws -> (Bool, UInt8, [UInt8])? {
+        let s = rawStart
+        guard raw.count - s >= 2 else { return nil }
+        let fin = raw[s] & 0x80 != 0
+        let opcode = raw[s] & 0x0F
+        guard raw[s + 1] & 0x80 == 0 else { throw Failure.protocolError("masked server frame") }
+        var length = Int(raw[s + 1] & 0x7F)
+        var offset = 2
+        if length == 126 {
+            guard raw.count - s >= 4 else { return nil }
+            length = Int(raw[s + 2]) << 8 | Int(raw[s + 3])
+            offset = 4
+        } else if length == 127 {
+            guard raw.count - s >= 10 else { return nil }
+            length = raw[(s + 2)..<(s + 10)].reduce(0) { $0 << 8 | Int($1) }
+            offset = 10
+        }
+        guard raw.count - s >= offset + length else { return nil }
+        let payload = Array(raw[(s + offset)..<(s + offset + length)])
+        consume(offset + length)
+        return (fin, opcode, payload)
+    }
+
+    private func decodeChunks() {
+        guard chunked else {
+            body += raw[rawStart...]
+            consume(raw.count - rawStart)
+            return
+        }
+        while raw.count > rawStart {
+            let available = raw.count - rawStart
+            if chunkRemaining > 0 {
+                let take = min(chunkRemaining, available)
+                body += raw[rawStart..<(rawStart + take)]
+                consume(take)
+                chunkRemaining -= take
+                if chunkRemaining == 0 { chunkRemaining = -2 }  // the CRLF after the chunk
+                continue
+            }
+            if chunkRemaining < 0 {
+                let take = min(-chunkRemaining, available)
+                consume(take)
+                chunkRemaining += take
+                continue
+            }
+            guard let end = find([13, 10], in: raw, from: rawStart) else { return }
+            let size = Int(String(decoding: raw[rawStart..<end], as: UTF8.self), radix: 16) ?? 0
+            consume(end + 2 - rawStart)
+            chunkRemaining = size
+            if size == 0 { return }
+        }
+    }
+
+    private func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+        guard haystack.count - start >= needle.count else { return nil }
+        return haystack.withUnsafeBufferPointer { bytes in
+            outer: for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
+                for offset in 1..<needle.count where bytes[index + offset] != needle[offset] { continue outer }
+                return index
+            }
+            return nil
+        }
+    }
+
+    /// Drops consumed bytes from the front of `raw` once they are many.
+    private func consume(_ count: Int) {
+        rawStart += count
+        if rawStart > 1 << 20 || rawStart == raw.count {
+            raw.removeFirst(rawStart)
+            rawStart = 0
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import ContactCenter
+import Foundation
+import HummingbirdTesting
+import Logging
+import OperatingHours
+import Testing
+
+@testable import Server
+
+@Suite("Floor streams over a live server: WebSocket and Server-Sent Events")
+struct FloorStreamTests {
+    typealias E = FloorTestEvents
+
+    /// Runs `body` against the production application on a free port, the publisher beside it.
+    func withFloorServer(
+        tokens: [String] = [],
+        queue: Int = 256,
+        _ body: @escaping @Sendable (FloorPublisher, Int, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let publisher = FloorPublisher(
+            configuration: FloorPublisherConfiguration(subscriberQueueCapacity: queue, coalescingInterval: .zero),
+            now: { E.at(60).date })
+        var logger = Logger(label: "floor-test")
+        logger.logLevel = .warning
+        let app = buildApplication(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
+            dependencies: ServerDependencies(
+                readinessChecks: [FloorReadinessCheck(publisher: publisher)],
+                routeProviders: [FloorRoutes(publisher: publisher, tokens: FloorAccessTokens(tokens))]),
+            logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await publisher.run() }
+            try await app.test(.live) { client in
+                try await body(publisher, client.port!, client)
+            }
+            group.cancelAll()
+        }
+    }
+
+    func webSocket(_ port: Int, _ query: String = "") async throws -> RawStreamClient {
+        let client = try RawStreamClient(port: port, path: "/v1/floor/stream\(query)", webSocket: true)
+        try await client.readHead()
+        #expect(client.status == 101)
+        return client
+    }
+
+    func nextMessage(_ client: RawStreamClient) async throws -> DecodedFloorMessage {
+        while true {
+            let message = try DecodedFloorMessage(json: try await client.nextWebSocketText())
+            if message.type != "heartbeat" { return message }
+        }
+    }
+
+    @Test("WebSocket: a snapshot, then consecutive deltas that fold into the server's view")
+    func webSocketSnapshotThenDeltas() async throws {
+        try await withFloorServer { publisher, port, _ in
+            await publisher.ingest([E.agent(1, at: 1)])
+            let client = try await webSocket(port)
+            var model = FloorClientModel()
+            let snapshot = try await nextMessage(client)
+            #expect(snapshot.type == "snapshot")
+            #expect(snapshot.seq == 1)
+            #expect(snapshot.epoch == publisher.epoch)
+            try model.apply(snapshot)
+            await publisher.ingest([E.agent(2, at: 2)])
+            await publisher.ingest([E.contact("c1", .queued, at: 3)])
+            await publisher.ingest([E.agent(1, status: "Lunch", type: .custom, at: 4)])
+            for _ in 0..<3 { try model.apply(try await nextMessage(client)) }
+            #expect(model.deltas == [2, 3, 4])
+            #expect(model.view == (await publisher.currentView().view))
+            #expect(model.view?.summary.contactsWaiting == 1)
+        }
+    }
+
+    @Test("WebSocket: reconnecting with since gets exactly the missed deltas")
+    func webSocketResume() async throws {
+        try await withFloorServer { publisher, port, _ in
+            var model = FloorClientModel()
+            do {
+                let client = try await webSocket(port)
+                try model.apply(try await nextMessage(client))
+                await publisher.ingest([E.agent(1, at: 1)])
+                try model.apply(try await nextMessage(client))
+            }
+            // Disconnected; the floor moves on.
+            for index in 2...4 { await publisher.ingest([E.agent(index, at: Double(index))]) }
+            let client = try await webSocket(port, "?since=\(publisher.epoch):\(model.seq!)")
+            var resumed: [DecodedFloorMessage] = []
+            for _ in 0..<3 { resumed.append(try await nextMessage(client)) }
+            #expect(resumed.map(\.type) == ["delta", "delta", "delta"])
+            #expect(resumed.map(\.seq) == [2, 3, 4])
+            for message in resumed { try model.apply(message) }
+            #expect(model.view == (await publisher.currentView().view))
+            // Nothing else is pending: the next message is the next change.
+            await publisher.ingest([E.agent(5, at: 5)])
+            #expect(try await nextMessage(client).seq == 5)
+        }
+    }
+
+    @Test("SSE: a snapshot, then deltas with EPOCH:SEQ ids; Last-Event-ID resumes exactly")
+    func serverSentEvents() async throws {
+        try await withFloorServer { publisher, port, _ in
+            let client = try RawStreamClient(port: port, path: "/v1/floor/events", webSocket: false)
+            try await client.readHead()
+            #expect(client.status == 200)
+            #expect(client.headers["content-type"]?.hasPrefix("text/event-stream") == true)
+            var model = FloorClientModel()
+            let first = try await client.nextServerSentData()
+            #expect(first.id == "\(publisher.epoch):0")
+            try model.apply(try DecodedFloorMessage(json: first.data!))
+            await publisher.ingest([E.agent(1, at: 1)])
+            await publisher.ingest([E.agent(2, at: 2)])
+            for _ in 0..<2 {
+                try model.apply(try DecodedFloorMessage(json: try await client.nextServerSentData().data!))
+            }
+            #expect(model.deltas == [1, 2])
+
+            await publisher.ingest([E.agent(3, at: 3)])
+            await publisher.ingest([E.agent(4, at: 4)])
+            let resumed = try RawStreamClient(
+                port: port, path: "/v1/floor/events", headers: ["Last-Event-ID": "\(publisher.epoch):2"],
+                webSocket: false)
+            try await resumed.readHead()
+            let missed = [try await resumed.nextServerSentData(), try await resumed.nextServerSentData()]
+            #expect(missed.map(\.id) == ["\(publisher.epoch):3", "\(publisher.epoch):4"])
+            for event in missed { try model.apply(try DecodedFloorMessage(json: event.data!)) }
+            #expect(model.view == (await publisher.currentView().view))
+        }
+    }
+
+    @Test("SSE: an idle stream carries `: ping` heartbeats")
+    func serverSentHeartbeat() async throws {
+        let publisher = FloorPublisher(
+            configuration: FloorPublisherConfiguration(heartbeatInterval: .milliseconds(100)))
+        let app = buildApplication(
+            configuration: ServerConfiguration(port: 0),
+            dependencies: ServerDependencies(
+                routeProviders: [FloorRoutes(publisher: publisher, tokens: FloorAccessTokens([]))]),
+            logger: Logger(label: "floor-test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await publisher.run() }
+            try await app.test(.live) { client in
+                let stream = try RawStreamClient(port: client.port!, path: "/v1/floor/events", webSocket: false)
+                try await stream.readHead()
+                _ = try await stream.nextServerSentData()
+                let ping = try await stream.nextServerSentEvent(timeout: .seconds(5))
+                #expect(ping.comment == "ping")
+            }
+            group.cancelAll()
+        }
+    }
+
+    @Test("a WebSocket client that stops reading gets a fresh snapshot later; another client gets every delta at once")
+    func slowClientIsResnapshotted() async throws {
+        try await withFloorServer(queue: 16) { publisher, port, _ in
+            // Agents with long names make each delta big, so kernel buffers fill quickly.
+            let wide = String(repeating: "x", count: 4_000)
+            let slow = try await webSocket(port)
+            let fast = try await webSocket(port)
+            var fastModel = FloorClientModel()
+            try fastModel.apply(try await nextMessage(fast))
+            _ = try await nextMessage(slow)  // its snapshot; then it stops reading
+
+            var worstLatency = Duration.zero
+            let changes = 1_500
+            for index in 1...changes {
+                let started = ContinuousClock.now
+                await publisher.ingest([
+                    E.agent(index % 50, status: "\(wide)-\(index)", type: .custom, at: Double(index))
+                ])
+                try fastModel.apply(try await nextMessage(fast))
+                worstLatency = max(worstLatency, ContinuousClock.now - started)
+            }
+            #expect(fastModel.snapshots == 1)
+            #expect(fastModel.deltas == Array(1...UInt64(changes)))
+            #expect(worstLatency < .seconds(1), "the fast client waited \(worstLatency) for one delta")
+
+            // The slow client reads again: after what the socket buffers held, a snapshot
+            // arrives, and from it the view is current.
+            var slowModel = FloorClientModel()
+            var sawResnapshot = false
+            while slowModel.seq != UInt64(changes) {
+                let message = try await nextMessage(slow)
+                if message.type == "snapshot" {
+                    sawResnapshot = true
+                    slowModel = FloorClientModel()
+                }
+                if slowModel.view != nil || message.type == "snapshot" { try slowModel.apply(message) }
+            }
+            #expect(sawResnapshot)
+            #expect(slowModel.view == (await publisher.currentView().view))
+        }
+    }
+
+    @Test("with tokens configured: 401 JSON without one; Bearer header or ?token= let in")
+    func authentication() async throws {
+        try await withFloorServer(tokens: ["s3cret"]) { _, port, client in
+            try await client.execute(uri: "/v1/floor", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains(#""error":"unauthorized""#))
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            }
+            try await client.execute(uri: "/v1/floor", method: .get, headers: [.authorization: "Bearer wrong"]) {
+                #expect($0.status == .unauthorized)
+            }
+            try await client.execute(uri: "/v1/floor", method: .get, headers: [.authorization: "Bearer s3cret"]) {
+                #expect($0.status == .ok)
+                #expect(String(buffer: $0.body).contains(#""type":"snapshot""#))
+            }
+            try await client.execute(uri: "/v1/floor/today?token=s3cret", method: .get) {
+                #expect($0.status == .ok)
+                #expect(String(buffer: $0.body).contains(#""dayType""#))
+            }
+            try await client.execute(uri: "/console", method: .get) { #expect($0.status == .ok) }
+
+            // A WebSocket upgrade without a token is refused before the handshake (Hummingbird
+            // answers a refused upgrade with 400); the same URL without upgrade says why.
+            let refused = try RawStreamClient(port: port, path: "/v1/floor/stream", webSocket: true)
+            try await refused.readHead()
+            #expect(refused.status == 400)
+            try await client.execute(uri: "/v1/floor/stream", method: .get) { #expect($0.status == .unauthorized) }
+            let sse = try RawStreamClient(port: port, path: "/v1/floor/events", webSocket: false)
+            try await sse.readHead()
+            #expect(sse.status == 401)
+            let admitted = try await webSocket(port, "?token=s3cret")
+            #expect(try await nextMessage(admitted).type == "snapshot")
+        }
+    }
+
+    @Test("/ready reports the floor; /v1/floor/today names the day type")
+    func readinessAndToday() async throws {
+        try await withFloorServer { _, _, client in
+            try await client.execute(uri: "/ready", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(#""floor""#))
+            }
+        }
+        let newYear = FloorToday(
+            at: UTCTimestamp(iso8601: "2026-01-01T03:00:00Z")!.date, timeZone: TimeZone(identifier: "Asia/Tokyo")!,
+            calendar: JapaneseHolidayCalendar.standard)
+        #expect(newYear.dayType == "holiday")
+        #expect(newYear.holiday?.nameEn.isEmpty == false)
+        let newYearsEve = FloorToday(
+            at: UTCTimestamp(iso8601: "2025-12-31T03:00:00Z")!.date, timeZone: TimeZone(identifier: "Asia/Tokyo")!,
+            calendar: JapaneseHolidayCalendar.standard)
+        #expect(newYearsEve.dayType == "pre_holiday")
+    }
+}

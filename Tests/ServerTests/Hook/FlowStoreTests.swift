@@ -1,0 +1,165 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import Server
+
+@Suite("Flow store: reload on change, refuse invalid sets")
+struct FlowStoreTests {
+    typealias F = HookFixtures
+
+    /// A temporary copy of the shipped `flows/`, removed after `body`.
+    func withFlowsCopy(_ body: (String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("switchboard-flows-\(UUID().uuidString)").path
+        try FileManager.default.copyItem(atPath: F.flowsDirectory, toPath: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await body(directory)
+    }
+
+    func edit(_ directory: String, _ file: String, _ change: (String) -> String) throws {
+        let path = directory + "/" + file
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try change(text).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test("a valid change is swapped in; an unchanged directory is not reloaded")
+    func validChange() async throws {
+        try await withFlowsCopy { directory in
+            let store = FlowStore(directory: directory)
+            guard case .loaded(let first) = store.reload() else {
+                Issue.record("the shipped flows did not load")
+                return
+            }
+            guard case .unchanged = store.reload() else {
+                Issue.record("an unchanged directory was reloaded")
+                return
+            }
+            try edit(directory, "stores.yaml") { $0.replacingOccurrences(of: "鮨 はる 銀座", with: "鮨 はる 銀座本店") }
+            guard case .loaded(let second) = store.reload() else {
+                Issue.record("the valid change was not loaded")
+                return
+            }
+            #expect(first !== second)
+            #expect(store.current === second)
+            #expect(store.current?.flows.store(id: "ginza-sushi")?.name == "鮨 はる 銀座本店")
+            // A new file counts as a change, and *.txt files are ignored.
+            try "flows: []\n".write(toFile: directory + "/extra.yml", atomically: true, encoding: .utf8)
+            try "not yaml: [".write(toFile: directory + "/notes.txt", atomically: true, encoding: .utf8)
+            guard case .loaded(let third) = store.reload() else {
+                Issue.record("the new file was not loaded")
+                return
+            }
+            #expect(third.fileNames.contains("extra.yml"))
+            #expect(!third.fileNames.contains("notes.txt"))
+        }
+    }
+
+    @Test("an invalid change is refused: the old set keeps serving, /ready shows the error")
+    func invalidChange() async throws {
+        try await withFlowsCopy { directory in
+            let store = FlowStore(directory: directory)
+            store.reload()
+            let good = try #require(store.current)
+            try edit(directory, "stores.yaml") {
+                $0.replacingOccurrences(of: "hours: sushi-counter", with: "hours: sushi-countr")
+            }
+            guard case .refused(let message) = store.reload() else {
+                Issue.record("the invalid change was not refused")
+                return
+            }
+            #expect(message.contains("stores.yaml:"))
+            #expect(message.contains("unknown hours profile \"sushi-countr\""))
+            #expect(store.current === good)
+            // Not retried while the files stay the same.
+            guard case .unchanged = store.reload() else {
+                Issue.record("refused files were reloaded again")
+                return
+            }
+
+            // The hook keeps answering from the good set; /ready is ready and names the error.
+            let router = F.router(store: store)
+            try await F.withClient(.router, router: router) { client in
+                try await client.execute(
+                    uri: "/v1/hooks/main", method: .post, body: ByteBuffer(string: #"{"storeId":"ginza-sushi"}"#)
+                ) { response in
+                    #expect(response.status == .ok)
+                    #expect(F.object(response)["storeName"] == "鮨 はる 銀座")
+                }
+                try await client.execute(uri: "/ready", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let text = String(buffer: response.body)
+                    #expect(text.contains("last reload refused"))
+                    #expect(text.contains("sushi-countr"))
+                }
+            }
+
+            // Fixing the file clears the error.
+            try edit(directory, "stores.yaml") {
+                $0.replacingOccurrences(of: "hours: sushi-countr", with: "hours: sushi-counter")
+            }
+            guard case .loaded = store.reload() else {
+                Issue.record("the fixed set was not loaded")
+                return
+            }
+            #expect(store.status.lastError == nil)
+            let status = await FlowReadinessCheck(store: store).check()
+            #expect(status.ready && !status.detail.contains("refused"))
+        }
+    }
+
+    @Test("no valid set ever loaded: not ready, and the hook answers 503 (not a client error)")
+    func neverLoaded() async throws {
+        try await withFlowsCopy { directory in
+            try "stores: [".write(toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
+            let store = FlowStore(directory: directory)
+            guard case .refused(let message) = store.reload() else {
+                Issue.record("a broken set was loaded")
+                return
+            }
+            #expect(message.contains("broken.yaml:2:1: invalid YAML"))
+            let status = await FlowReadinessCheck(store: store).check()
+            #expect(!status.ready)
+            #expect(status.detail.contains("broken.yaml"))
+            try await F.withClient(.router, router: F.router(store: store)) { client in
+                try await client.execute(uri: "/v1/hooks/main", method: .post, body: ByteBuffer(string: "{}")) {
+                    #expect($0.status == .serviceUnavailable)
+                }
+                try await client.execute(uri: "/ready", method: .get) { #expect($0.status == .serviceUnavailable) }
+                // The calendar does not need flows.
+                try await client.execute(uri: "/v1/calendar/2026", method: .get) { #expect($0.status == .ok) }
+            }
+        }
+        let missing = FlowStore(directory: "/nonexistent/flows")
+        guard case .refused(let message) = missing.reload() else {
+            Issue.record("a missing directory was loaded")
+            return
+        }
+        #expect(message.contains("/nonexistent/flows"))
+    }
+
+    @Test("the reload service picks up a change by polling, and reloads on demand")
+    func reloadService() async throws {
+        try await withFlowsCopy { directory in
+            let store = FlowStore(directory: directory)
+            let service = FlowReloadService(store: store, pollInterval: .milliseconds(50), reloadOnHangup: false)
+            guard case .loaded = await service.reload(force: true) else {
+                Issue.record("the initial load failed")
+                return
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await service.run() }
+                try edit(directory, "stores.yaml") { $0.replacingOccurrences(of: "築地 寿司 まる", with: "築地 寿司 まる 新館") }
+                let deadline = ContinuousClock.now + .seconds(5)
+                while store.current?.flows.store(id: "tsukiji-sushi")?.name != "築地 寿司 まる 新館",
+                    ContinuousClock.now < deadline
+                {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(store.current?.flows.store(id: "tsukiji-sushi")?.name == "築地 寿司 まる 新館")
+                group.cancelAll()
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import Server
+
+@Suite("Hook authentication: bearer tokens and HMAC signatures")
+struct HookAuthenticationTests {
+    typealias F = HookFixtures
+
+    static let body = #"{"storeId":"ginza-sushi","at":"2026-06-10T18:00:00+09:00"}"#
+    static let now = Int64(F.fixedNow.timeIntervalSince1970)
+
+    func router(tokens: [String] = [F.token], secret: String? = F.signingSecret) -> Router<SwitchboardRequestContext> {
+        F.router(
+            configuration: HookConfiguration(bearerTokens: tokens, hmacSecret: secret, replayWindowSeconds: 300))
+    }
+
+    func signed(_ body: String, timestamp: Int64, secret: String = F.signingSecret) -> HTTPFields {
+        let stamp = String(timestamp)
+        var headers = F.jsonHeaders
+        headers[HookAuthenticator.timestampField] = stamp
+        headers[HookAuthenticator.signatureField] = HookAuthenticator.signature(
+            timestamp: stamp, body: Array(body.utf8), secret: secret)
+        return headers
+    }
+
+    func status(
+        _ client: some TestClientProtocol, uri: String = "/v1/hooks/main", method: HTTPRequest.Method = .post,
+        headers: HTTPFields, body: String = body
+    )
+        async throws -> (HTTPResponse.Status, [String: String])
+    {
+        let response = try await client.execute(
+            uri: uri, method: method, headers: headers, body: method == .post ? ByteBuffer(string: body) : nil)
+        return (response.status, F.object(response))
+    }
+
+    func expectStatus(
+        _ expected: HTTPResponse.Status, _ result: (HTTPResponse.Status, [String: String]),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(result.0 == expected, "\(result.1)", sourceLocation: sourceLocation)
+    }
+
+    @Test("bearer: missing or wrong is 401 with a reason; a configured token passes", arguments: HookTestMode.allCases)
+    func bearer(mode: HookTestMode) async throws {
+        try await F.withClient(mode, router: router(tokens: ["other", F.token], secret: nil)) { client in
+            let (missing, error) = try await status(client, headers: F.jsonHeaders)
+            #expect(missing == .unauthorized)
+            #expect(error["error"] == "unauthorized")
+            #expect(error["reason"]?.contains("Bearer") == true)
+            expectStatus(.unauthorized, try await status(client, headers: [.authorization: "Bearer wrong"]))
+            expectStatus(.unauthorized, try await status(client, headers: [.authorization: "Basic \(F.token)"]))
+            expectStatus(.unauthorized, try await status(client, headers: [.authorization: "Bearer \(F.token)x"]))
+            let (ok, answer) = try await status(client, headers: [.authorization: "Bearer \(F.token)"])
+            #expect(ok == .ok)
+            #expect(answer["result"] == "open")
+            expectStatus(.ok, try await status(client, headers: [.authorization: "bearer other"]))
+            // The hours need the same credentials; the calendar is public.
+            expectStatus(
+                .unauthorized, try await status(client, uri: "/v1/stores/ginza-sushi/hours", method: .get, headers: [:])
+            )
+            expectStatus(
+                .ok,
+                try await status(
+                    client, uri: "/v1/stores/ginza-sushi/hours", method: .get,
+                    headers: [.authorization: "Bearer \(F.token)"]
+                ))
+            expectStatus(.ok, try await status(client, uri: "/v1/calendar/2026", method: .get, headers: [:]))
+        }
+    }
+
+    @Test(
+        "HMAC: a good signature passes; wrong, expired, future or malformed ones are 401",
+        arguments: HookTestMode.allCases)
+    func hmac(mode: HookTestMode) async throws {
+        let body = Self.body
+        let now = Self.now
+        try await F.withClient(mode, router: router(tokens: [])) { client in
+            expectStatus(.ok, try await status(client, headers: signed(body, timestamp: now)))
+            expectStatus(.ok, try await status(client, headers: signed(body, timestamp: now - 299)))
+            let (expired, reason) = try await status(client, headers: signed(body, timestamp: now - 301))
+            #expect(expired == .unauthorized)
+            #expect(reason["reason"]?.contains("replay window") == true)
+            expectStatus(.unauthorized, try await status(client, headers: signed(body, timestamp: now + 301)))
+            let (wrong, wrongReason) = try await status(client, headers: signed(body, timestamp: now, secret: "nope"))
+            #expect(wrong == .unauthorized)
+            #expect(wrongReason["reason"]?.contains("does not match") == true)
+            // The signature covers the body: a changed body fails.
+            expectStatus(
+                .unauthorized,
+                try await status(
+                    client, headers: signed(body, timestamp: now),
+                    body: body.replacingOccurrences(of: "18:00", with: "19:00")
+                ))
+            var malformed = signed(body, timestamp: now)
+            malformed[HookAuthenticator.signatureField] = "sha1=abcdef"
+            expectStatus(.unauthorized, try await status(client, headers: malformed))
+            var badStamp = signed(body, timestamp: now)
+            badStamp[HookAuthenticator.timestampField] = "yesterday"
+            expectStatus(.unauthorized, try await status(client, headers: badStamp))
+            // A signed body over the limit is 413, not a server error.
+            let big = String(repeating: " ", count: 70_000) + body
+            expectStatus(.contentTooLarge, try await status(client, headers: signed(big, timestamp: now), body: big))
+        }
+    }
+
+    @Test("both configured: either credential passes")
+    func both() async throws {
+        try await F.withClient(.router, router: router()) { client in
+            expectStatus(.ok, try await status(client, headers: [.authorization: "Bearer \(F.token)"]))
+            expectStatus(.ok, try await status(client, headers: signed(Self.body, timestamp: Self.now)))
+            // A wrong token does not hide a good signature.
+            var headers = signed(Self.body, timestamp: Self.now)
+            headers[.authorization] = "Bearer wrong"
+            expectStatus(.ok, try await status(client, headers: headers))
+            expectStatus(.unauthorized, try await status(client, headers: F.jsonHeaders))
+        }
+    }
+
+    @Test("no credentials configured: the hook is open")
+    func open() async throws {
+        try await F.withClient(.router, router: router(tokens: [], secret: nil)) { client in
+            expectStatus(.ok, try await status(client, headers: F.jsonHeaders))
+        }
+    }
+}

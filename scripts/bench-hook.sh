@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The IVR hook's benchmark (`make bench-hook`): figures, not a pass/fail gate.
+#
+#   scripts/bench-hook.sh
+#
+# 1. builds `switchboard` in release mode (scratch path .build-release, or SWITCHBOARD_BENCH_SCRATCH);
+# 2. the evaluation micro-benchmark, pinned to one core: `switchboard bench-hook-eval`
+#    (FlowSet.evaluate deciding the answer; JSON rendering reported separately);
+# 3. starts a release server with the shipped flows/ (`switchboard bench-hook-serve`: the hook,
+#    no database or Kafka) on a free loopback port;
+# 4. a fixed rate of 5,000 requests/s of the Amazon Connect event for 10 s (`hey -q`), p99;
+# 5. the peak rate for 10 s (`wrk`) against the hook and, in the same run, the static
+#    `GET /v1/ping` of the same server for reference.
+# Every load runs at most 15 s, on 127.0.0.1 only. The last line is machine-readable:
+#   RESULT evals_per_s=<n> hook_p99_ms_at_5000=<x> hook_peak_rps=<n> static_peak_rps=<n>
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+missing=()
+for tool in wrk hey curl taskset; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing wrk, hey, curl"
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends wrk hey curl util-linux >/dev/null
+fi
+
+scratch="${SWITCHBOARD_BENCH_SCRATCH:-.build-release}"
+log "building switchboard (release, $scratch)"
+swift build -c release --scratch-path "$scratch" --product switchboard
+binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/switchboard"
+
+work=$(mktemp -d /tmp/switchboard-bench-hook.XXXXXX)
+server=""
+cleanup() {
+    if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+# Other processes on the machine skew every figure: say how busy it was.
+log "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+log "evaluation micro-benchmark (one core)"
+taskset -c 0 "$binary" bench-hook-eval --dir flows --seconds 2 | tee "$work/eval.txt"
+evals=$(grep -o 'evals_per_s=[0-9]*' "$work/eval.txt" | cut -d= -f2)
+
+port=$(free_port)
+log "starting the hook on 127.0.0.1:$port (release, flows/)"
+SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT=$port SWITCHBOARD_FLOWS_DIR="$PWD/flows" \
+    SWITCHBOARD_LOG_LEVEL=warning SWITCHBOARD_HOOK_TOKENS= SWITCHBOARD_HOOK_HMAC_SECRET= \
+    "$binary" bench-hook-serve >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+curl -sf "http://127.0.0.1:$port/ready" >/dev/null || { cat "$work/server.log"; echo "server not ready" >&2; exit 1; }
+
+# The Connect event of a real call: the store comes from the dialed number, `at` is now.
+cat >"$work/connect.json" <<'JSON'
+{"Name":"ContactFlowEvent","Details":{"ContactData":{"Attributes":{"language":"ja"},"Channel":"VOICE","ContactId":"5ca32fbd-8f92-46af-92a5-6b0f970f0efe","CustomerEndpoint":{"Address":"+819012345678","Type":"TELEPHONE_NUMBER"},"InitialContactId":"5ca32fbd-8f92-46af-92a5-6b0f970f0efe","InitiationMethod":"INBOUND","InstanceARN":"arn:aws:connect:ap-northeast-1:123456789012:instance/4f2a8c1e-0000-4000-8000-000000000000","MediaStreams":{"Customer":{"Audio":null}},"PreviousContactId":"5ca32fbd-8f92-46af-92a5-6b0f970f0efe","Queue":null,"SystemEndpoint":{"Address":"+81355500103","Type":"TELEPHONE_NUMBER"}},"Parameters":{"flowVersion":"3"}},"Name":"ContactFlowEvent"}
+JSON
+cat >"$work/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = io.open("$work/connect.json", "r")
+wrk.body = f:read("*a")
+f:close()
+LUA
+hook="http://127.0.0.1:$port/v1/hooks/main"
+curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$work/connect.json" "$hook" >"$work/answer.json"
+log "sample answer: $(head -c 300 "$work/answer.json")..."
+
+log "warm-up (2 s)"
+wrk -t1 -c16 -d2s -s "$work/post.lua" "$hook" >/dev/null
+
+log "fixed rate: 5,000 requests/s for 10 s (hey, 50 connections x 100/s)"
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+ticks_before=$(cpu_ticks)
+hey -z 10s -c 50 -q 100 -m POST -T application/json -D "$work/connect.json" "$hook" | tee "$work/hey.txt"
+ticks_after=$(cpu_ticks)
+p99_s=$(awk '/ 99% in /{print $3}' "$work/hey.txt")
+p99_ms=$(python3 -c "print(f'{float(\"${p99_s:-nan}\") * 1000:.3f}')")
+rate=$(awk '/Requests\/sec:/{printf "%d", $2}' "$work/hey.txt")
+served=$(awk '/\[200\]/{print $2}' "$work/hey.txt")
+# Server CPU per answered request: independent of how busy the rest of the machine is.
+cpu_us=$(python3 -c "print(f'{($ticks_after - $ticks_before) / $(getconf CLK_TCK) / max(${served:-0}, 1) * 1e6:.0f}')")
+log "server CPU during the fixed-rate run: ${cpu_us} µs per request"
+if grep -q '^\s*\[[^2][0-9][0-9]\]' "$work/hey.txt"; then log "WARNING: non-200 answers during the fixed-rate run"; fi
+
+log "peak: the hook for 10 s (wrk, 1 thread, 64 connections)"
+wrk -t1 -c64 -d10s --latency -s "$work/post.lua" "$hook" | tee "$work/wrk-hook.txt"
+hook_peak=$(awk '/Requests\/sec:/{printf "%d", $2}' "$work/wrk-hook.txt")
+
+log "peak: the static GET /v1/ping of the same server for 10 s"
+wrk -t1 -c64 -d10s --latency "http://127.0.0.1:$port/v1/ping" | tee "$work/wrk-static.txt"
+static_peak=$(awk '/Requests\/sec:/{printf "%d", $2}' "$work/wrk-static.txt")
+for file in "$work/wrk-hook.txt" "$work/wrk-static.txt"; do
+    if grep -q 'Non-2xx' "$file"; then log "WARNING: $(grep 'Non-2xx' "$file") in $(basename "$file")"; fi
+done
+
+log "fixed-rate run: achieved ${rate} requests/s, p99 ${p99_ms} ms (floor: < 2 ms)"
+log "machine: $(nproc) cores shared by server and load generators; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "RESULT evals_per_s=${evals} hook_p99_ms_at_5000=${p99_ms} hook_peak_rps=${hook_peak} static_peak_rps=${static_peak}"
