@@ -44,6 +44,16 @@ public struct IngestWriter: Sendable {
     /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now (nothing is
     ///   written); PostgreSQL errors when the database is unavailable (nothing is written either).
     public func write(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws -> IngestWriteSummary {
+        do {
+            return try await writeTransaction(batch, epochs: epochs)
+        } catch let error as PostgresTransactionError {
+            // A fence (or any storage decision) inside the transaction surfaces as itself.
+            if let storageError = error.closureError as? StorageError { throw storageError }
+            throw error
+        }
+    }
+
+    private func writeTransaction(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws -> IngestWriteSummary {
         let group = self.group
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
