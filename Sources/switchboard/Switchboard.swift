@@ -6,6 +6,6 @@ struct Switchboard: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "The event pipeline of a contact center: ingest, IVR hook, live status, SQL for analysts.",
-        subcommands: [DevCommand.self, IngestCommand.self, MigrateCommand.self]
+        subcommands: [DevCommand.self, IngestCommand.self, MigrateCommand.self, DeadLetterCommand.self]
     )
 }
