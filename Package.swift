@@ -42,6 +42,12 @@ let package = Package(
             pkgConfig: "rdkafka",
             providers: [.apt(["librdkafka-dev"])]
         ),
+        // zlib (Debian: zlib1g-dev), for gzip-compressed CTR exports in `switchboard import`.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Our librdkafka binding: producer, consumer, embedded mock cluster.
         .target(
             name: "Kafka",
@@ -85,6 +91,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
+                "CZlib",
                 "ContactCenter",
                 "OperatingHours",
                 "Kafka",

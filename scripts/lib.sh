@@ -3,7 +3,7 @@
 # Sourced, not executed.
 
 # Debian packages the build, the tests and `switchboard dev` need.
-SWITCHBOARD_APT_PACKAGES=(librdkafka-dev pkg-config postgresql postgresql-contrib kcat tzdata python3 curl procps)
+SWITCHBOARD_APT_PACKAGES=(librdkafka-dev zlib1g-dev pkg-config postgresql postgresql-contrib kcat tzdata python3 curl procps)
 
 log() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
 

@@ -9,6 +9,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let migration = Code(name: "migration")
         /// Another worker now owns the partition: the transaction was rolled back.
         public static let fenced = Code(name: "fenced")
+        /// An operation did not finish within its deadline.
+        public static let timeout = Code(name: "timeout")
         /// The requested row does not exist.
         public static let notFound = Code(name: "notFound")
 

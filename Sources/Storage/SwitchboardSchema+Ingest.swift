@@ -39,8 +39,8 @@ extension SwitchboardSchema {
                 dialed_number text,
                 customer_number text,
                 store_id text,
-                attributes jsonb NOT NULL DEFAULT '{}' COMPRESSION lz4,
-                raw jsonb NOT NULL COMPRESSION lz4,
+                attributes jsonb COMPRESSION lz4 NOT NULL DEFAULT '{}',
+                raw jsonb COMPRESSION lz4 NOT NULL,
                 last_update_ts timestamptz NOT NULL,
                 source_partition integer NOT NULL,
                 source_offset bigint NOT NULL,
@@ -68,7 +68,7 @@ extension SwitchboardSchema {
                 activity text NOT NULL,
                 contact_count integer NOT NULL DEFAULT 0,
                 routing_profile text,
-                raw jsonb NOT NULL COMPRESSION lz4,
+                raw jsonb COMPRESSION lz4 NOT NULL,
                 source_partition integer NOT NULL,
                 source_offset bigint NOT NULL,
                 ingested_at timestamptz NOT NULL DEFAULT now()
@@ -89,7 +89,7 @@ extension SwitchboardSchema {
                 initiation_method text,
                 queue_arn text,
                 agent_arn text,
-                raw jsonb NOT NULL COMPRESSION lz4,
+                raw jsonb COMPRESSION lz4 NOT NULL,
                 source_partition integer NOT NULL,
                 source_offset bigint NOT NULL,
                 ingested_at timestamptz NOT NULL DEFAULT now()

@@ -47,6 +47,7 @@ struct IngestService: Service {
         while true {
             do {
                 try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
+                try await AnalystCalendar.sync(client: client, logger: logger)
                 break
             } catch {
                 if Task.isShuttingDownGracefully || Task.isCancelled { return }

@@ -19,8 +19,10 @@ struct MigrateCommand: AsyncParsableCommand {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
-            let applied = try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
-            print(applied.isEmpty ? "schema is current" : "applied migrations \(applied)")
+            let migrator = Migrator(client: client, logger: logger)
+            let applied = try await migrator.migrate(SwitchboardSchema.migrations)
+            try await AnalystCalendar.sync(client: client, logger: logger)
+            print(applied.isEmpty ? "schema is current (version \(try await migrator.currentVersion()))" : "applied migrations \(applied)")
         }
     }
 }

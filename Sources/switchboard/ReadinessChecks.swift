@@ -2,14 +2,14 @@ import Kafka
 import PostgresNIO
 import Server
 
-/// Ready when PostgreSQL answers `SELECT 1` within two seconds.
+/// Ready when PostgreSQL answers `SELECT 1` within one second.
 struct DatabaseReadinessCheck: ReadinessCheck {
     let client: PostgresClient
     let name = "database"
 
     func check() async -> ReadinessStatus {
         do {
-            try await withDeadline(.seconds(2)) { [client] in
+            try await withDeadline(.seconds(1)) { [client] in
                 try await client.query("SELECT 1")
             }
             return .ok()
@@ -27,7 +27,7 @@ struct KafkaReadinessCheck: ReadinessCheck {
 
     func check() async -> ReadinessStatus {
         do {
-            let metadata = try await producer.metadata(timeout: .seconds(2))
+            let metadata = try await producer.metadata(timeout: .seconds(1))
             let missing = topics.filter { metadata.topics[$0] == nil }
             guard missing.isEmpty else { return .failing("missing topics \(missing)") }
             return .ok("\(metadata.brokerCount) broker(s)")

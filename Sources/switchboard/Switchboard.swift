@@ -7,8 +7,9 @@ struct Switchboard: AsyncParsableCommand {
         commandName: "switchboard",
         abstract: "The event pipeline of a contact center: ingest, IVR hook, live status, SQL for analysts.",
         subcommands: [
-            DevCommand.self, IngestCommand.self, MigrateCommand.self, CalendarCommand.self, FlowsCommand.self,
-            BenchHookEvalCommand.self, BenchHookServeCommand.self, ConsoleDemoCommand.self, BenchConsoleCommand.self,
+            DevCommand.self, IngestCommand.self, MigrateCommand.self, DeadLetterCommand.self, CalendarCommand.self,
+            FlowsCommand.self, BenchHookEvalCommand.self, BenchHookServeCommand.self, ConsoleDemoCommand.self,
+            BenchConsoleCommand.self,
         ]
     )
 }

@@ -40,8 +40,12 @@ enum TestDatabase {
             group.addTask { await admin.run() }
             defer { group.cancelAll() }
             let database = "t_\(name)".lowercased()
-            try await admin.query("DROP DATABASE IF EXISTS \(unescaped: database) WITH (FORCE)", logger: logger)
-            try await admin.query("CREATE DATABASE \(unescaped: database)", logger: logger)
+            do {
+                try await admin.query("DROP DATABASE IF EXISTS \(unescaped: database) WITH (FORCE)", logger: logger)
+                try await admin.query("CREATE DATABASE \(unescaped: database)", logger: logger)
+            } catch {
+                throw TestDatabaseSetupFailed(detail: String(reflecting: error))
+            }
             var configuration = base
             configuration.database = database
             let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
@@ -52,6 +56,26 @@ enum TestDatabase {
             }
         }
     }
+}
+
+extension TestDatabase {
+    /// Runs `body` with a running client for `configuration`.
+    static func withClient<T: Sendable>(
+        _ configuration: DatabaseConfiguration,
+        _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+}
+
+struct TestDatabaseSetupFailed: Error, CustomStringConvertible {
+    var detail: String
+    var description: String { "creating the test database failed: \(detail)" }
 }
 
 struct TestDatabaseMissing: Error, CustomStringConvertible {

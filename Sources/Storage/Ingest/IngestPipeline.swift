@@ -31,13 +31,22 @@ public final class IngestPipeline: Sendable {
         public var decoder: IngestDecoder
         /// The longest pause between retries of a failed write.
         public var maximumBackoff: Duration
+        /// How long one batch write may take before it is abandoned (rolled back) and retried.
+        public var writeTimeout: Duration
 
         /// Creates a configuration.
-        public init(group: String, lanes: Int = 2, decoder: IngestDecoder = IngestDecoder(), maximumBackoff: Duration = .seconds(5)) {
+        public init(
+            group: String,
+            lanes: Int = 2,
+            decoder: IngestDecoder = IngestDecoder(),
+            maximumBackoff: Duration = .seconds(5),
+            writeTimeout: Duration = .seconds(10)
+        ) {
             self.group = group
             self.lanes = max(1, lanes)
             self.decoder = decoder
             self.maximumBackoff = maximumBackoff
+            self.writeTimeout = writeTimeout
         }
     }
 
@@ -54,7 +63,7 @@ public final class IngestPipeline: Sendable {
     }
 
     private let configuration: Configuration
-    private let writer: IngestWriter
+    fileprivate let writer: IngestWriter
     private let offsets: OffsetStore
     private let logger: Logger
     private let claims = NIOLockedValueBox<[PartitionKey: Int64]>([:])
@@ -133,7 +142,7 @@ public final class IngestPipeline: Sendable {
         while true {
             let start = clock.now
             do {
-                let summary = try await writer.write(batch, epochs: epochs)
+                let summary = try await writeWithDeadline(batch, epochs: epochs)
                 metrics.record(batch: batch, summary: summary, duration: clock.now - start)
                 healthState.withLockedValue { health in
                     health.databaseWritable = true
@@ -158,6 +167,28 @@ public final class IngestPipeline: Sendable {
                 try await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, configuration.maximumBackoff)
             }
+        }
+    }
+}
+
+extension IngestPipeline {
+    /// Writes a batch, abandoning it after ``Configuration/writeTimeout``: the pool otherwise waits
+    /// for a connection as long as the database is down, and the outage would stay invisible.
+    fileprivate func writeWithDeadline(_ batch: IngestBatch, epochs: [PartitionKey: Int64]) async throws
+        -> IngestWriteSummary
+    {
+        let timeout = configuration.writeTimeout
+        return try await withThrowingTaskGroup(of: IngestWriteSummary?.self) { group in
+            group.addTask { try await self.writer.write(batch, epochs: epochs) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let summary = first else {
+                throw StorageError(code: .timeout, message: "batch write did not finish within \(timeout)")
+            }
+            return summary
         }
     }
 }

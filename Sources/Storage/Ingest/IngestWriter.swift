@@ -44,6 +44,16 @@ public struct IngestWriter: Sendable {
     /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now (nothing is
     ///   written); PostgreSQL errors when the database is unavailable (nothing is written either).
     public func write(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws -> IngestWriteSummary {
+        do {
+            return try await writeTransaction(batch, epochs: epochs)
+        } catch let error as PostgresTransactionError {
+            // A fence (or any storage decision) inside the transaction surfaces as itself.
+            if let storageError = error.closureError as? StorageError { throw storageError }
+            throw error
+        }
+    }
+
+    private func writeTransaction(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws -> IngestWriteSummary {
         let group = self.group
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
@@ -58,21 +68,24 @@ public struct IngestWriter: Sendable {
                     logger: logger
                 )
             }
-            var summary = IngestWriteSummary()
-            (summary.contactRecordsWritten, summary.contactRecordsOutdated) = try await Self.upsertContactRecords(
-                batch,
-                on: connection,
-                logger: logger
-            )
-            summary.agentEventsWritten = try await Self.insertAgentEvents(batch.agentEvents, on: connection, logger: logger)
-            summary.contactEventsWritten = try await Self.insertContactEvents(
-                batch.contactEvents,
-                on: connection,
-                logger: logger
-            )
-            summary.deadLettersWritten = try await Self.insertDeadLetters(batch.deadLetters, on: connection, logger: logger)
-            return summary
+            return try await Self.writeRows(batch, on: connection, logger: logger)
         }
+    }
+
+    /// Writes the rows and dead letters of `batch` on `connection`, inside the caller's transaction.
+    static func writeRows(_ batch: IngestBatch, on connection: PostgresConnection, logger: Logger) async throws
+        -> IngestWriteSummary
+    {
+        var summary = IngestWriteSummary()
+        (summary.contactRecordsWritten, summary.contactRecordsOutdated) = try await upsertContactRecords(
+            batch,
+            on: connection,
+            logger: logger
+        )
+        summary.agentEventsWritten = try await insertAgentEvents(batch.agentEvents, on: connection, logger: logger)
+        summary.contactEventsWritten = try await insertContactEvents(batch.contactEvents, on: connection, logger: logger)
+        summary.deadLettersWritten = try await insertDeadLetters(batch.deadLetters, on: connection, logger: logger)
+        return summary
     }
 
     static func upsertContactRecords(

@@ -1,0 +1,66 @@
+import Logging
+import PostgresNIO
+
+/// A holiday as the analysts' `calendar_day` table stores it.
+public struct CalendarDay: Sendable, Hashable {
+    /// The date, `YYYY-MM-DD`.
+    public var day: String
+    /// The Japanese name.
+    public var nameJa: String
+    /// The English name.
+    public var nameEn: String
+    /// `national`, `substitute`, `citizens` or `one_off`.
+    public var kind: String
+
+    /// Creates a day.
+    public init(day: String, nameJa: String, nameEn: String, kind: String) {
+        self.day = day
+        self.nameJa = nameJa
+        self.nameEn = nameEn
+        self.kind = kind
+    }
+}
+
+/// Writes the holiday calendar the analyst views use for day types (`day_type(date)`).
+///
+/// The calendar is computed in Swift (OperatingHours, by law) and written here for a range of
+/// years, so SQL and the IVR hook agree on what a holiday is.
+public struct CalendarStore: Sendable {
+    private let client: PostgresClient
+    private let logger: Logger
+
+    /// Creates the store.
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Replaces the holidays of the years covered by `days` with `days` (idempotent).
+    public func replace(years: ClosedRange<Int>, with days: [CalendarDay]) async throws {
+        var dates = ArrayColumn<String>()
+        var japanese = ArrayColumn<String>()
+        var english = ArrayColumn<String>()
+        var kinds = ArrayColumn<String>()
+        for day in days {
+            dates.append(day.day)
+            japanese.append(day.nameJa)
+            english.append(day.nameEn)
+            kinds.append(day.kind)
+        }
+        let first = "\(years.lowerBound)-01-01"
+        let last = "\(years.upperBound)-12-31"
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "DELETE FROM calendar_day WHERE day BETWEEN \(first)::date AND \(last)::date",
+                logger: logger
+            )
+            try await connection.query(
+                """
+                INSERT INTO calendar_day (day, name_ja, name_en, kind)
+                SELECT d::date, j, e, k FROM unnest(\(dates), \(japanese), \(english), \(kinds)) AS v(d, j, e, k)
+                """,
+                logger: logger
+            )
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ContactCenter
+import Testing
+
+@Suite("Splitting exported CTR files")
+struct JSONObjectSplitterTests {
+    static let objects = [#"{"ContactId":"a","Attributes":{"x":"}{"}}"#, #"{"ContactId":"b\"}","Queue":[{"n":1}]}"#]
+
+    @Test("newline-delimited and concatenated objects split the same, in any chunking")
+    func splitsBothLayouts() {
+        for layout in [Self.objects.joined(separator: "\n") + "\n", Self.objects.joined()] {
+            for chunkSize in [1, 2, 7, 1_000] {
+                var splitter = JSONObjectSplitter()
+                var output: [String] = []
+                let bytes = Array(layout.utf8)
+                for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+                    output += splitter.feed(bytes[start..<min(start + chunkSize, bytes.count)]).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
+                }
+                #expect(splitter.finish() == nil)
+                #expect(output == Self.objects, "layout \(layout.count) bytes, chunks of \(chunkSize)")
+            }
+        }
+    }
+
+    @Test("garbage between objects and a truncated tail are returned, not lost")
+    func reportsGarbage() {
+        var splitter = JSONObjectSplitter()
+        let chunks = splitter.feed(Array(#"{"a":1}oops\n{"b":2}{"c":"#.utf8))
+        #expect(chunks.map { String(decoding: $0, as: UTF8.self) } == [#"{"a":1}"#, "oops", #"{"b":2}"#])
+        #expect(splitter.finish().map { String(decoding: $0, as: UTF8.self) } == #"{"c":"#)
+    }
+}
