@@ -1,6 +1,6 @@
 # Switchboard's entry points. Each target is a thin wrapper around a script in scripts/.
 
-.PHONY: run test build lint format bench bench-ingest bench-hook bench-console clean
+.PHONY: run test build lint format bench-ingest bench-hook bench-console browser-test fuzz-hook clean
 
 run: ## Build and run the whole system on the embedded defaults (switchboard dev)
 	scripts/run.sh
@@ -16,6 +16,21 @@ lint:
 
 format:
 	swift format format --in-place --recursive --parallel Package.swift Sources Tests
+
+bench-ingest: ## ≥ 200,000 CTRs end to end through the embedded Kafka vs psql \copy of the same rows
+	scripts/bench-ingest.sh
+
+bench-hook: ## IVR hook benchmark: evaluations/s, p99 at 5,000 req/s, peak vs static route
+	scripts/bench-hook.sh
+
+bench-console: ## 500 WebSocket clients, 2,000 events/s to Kafka for 60 s (scripts/bench-console.sh --duration N to shorten)
+	scripts/bench-console.sh
+
+browser-test: ## Headless Chromium checks the console fed through the embedded Kafka; screenshot in .artifacts/browser/
+	scripts/browser-test.sh
+
+fuzz-hook: ## Fuzz the hook over HTTP (schemathesis + stdlib fuzzer); no 5xx allowed
+	scripts/fuzz-hook.sh
 
 clean:
 	rm -rf .build

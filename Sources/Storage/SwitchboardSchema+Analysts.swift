@@ -186,8 +186,12 @@ extension SwitchboardSchema {
                 IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'switchboard_analyst') THEN
                     CREATE ROLE switchboard_analyst LOGIN;
                 END IF;
-            EXCEPTION WHEN insufficient_privilege THEN
-                RAISE WARNING 'cannot create role switchboard_analyst (%); ask an administrator to create it', SQLERRM;
+            EXCEPTION
+                WHEN insufficient_privilege THEN
+                    RAISE WARNING 'cannot create role switchboard_analyst (%); ask an administrator to create it', SQLERRM;
+                -- Roles are cluster-wide: another database's migration may have created it just now.
+                WHEN duplicate_object OR unique_violation THEN
+                    NULL;
             END
             $$
             """,

@@ -23,7 +23,8 @@ struct DeadLetterCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withDatabase { client, logger in
-                let entries = try await DeadLetterStore(client: client, logger: logger).list(limit: limit, includeReplayed: all)
+                let entries = try await DeadLetterStore(client: client, logger: logger).list(
+                    limit: limit, includeReplayed: all)
                 if entries.isEmpty {
                     print("no dead letters")
                     return
@@ -52,7 +53,8 @@ struct DeadLetterCommand: AsyncParsableCommand {
             try await withDatabase { client, logger in
                 let result = try await DeadLetterStore(client: client, logger: logger).replay(
                     ids: ids.isEmpty ? nil : ids,
-                    decoder: IngestDecoder(topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes)
+                    decoder: IngestDecoder(
+                        topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes)
                 )
                 print("replayed \(result.replayed), still invalid \(result.stillInvalid)")
             }

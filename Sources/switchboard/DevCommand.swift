@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Kafka
 import Logging
-import Metrics
 import PostgresNIO
 import Prometheus
 import Server
@@ -13,7 +12,7 @@ import Storage
 struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
-        abstract: "Run every role in one process: embedded Kafka, migrations, HTTP (health, readiness, metrics)."
+        abstract: "Run every role in one process: embedded Kafka, ingest, IVR hook, console (PostgreSQL from the URL)."
     )
 
     @Option(help: "HTTP port (overrides SWITCHBOARD_HTTP_PORT).")
@@ -24,16 +23,13 @@ struct DevCommand: AsyncParsableCommand {
         if let httpPort { settings.httpPort = httpPort }
         LoggingSetup.bootstrap(settings)
         let logger = Logger(label: "switchboard")
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let registry = MetricsSetup.bootstrap()
 
         var cluster: EmbeddedKafkaCluster? = nil
         var bootstrap = settings.kafkaBootstrap
         if bootstrap.isEmpty {
             let embedded = try EmbeddedKafkaCluster(
-                brokers: settings.embeddedBrokers,
-                logger: Logger(label: "kafka.embedded")
-            )
+                brokers: settings.embeddedBrokers, logger: Logger(label: "kafka.embedded"))
             for topic in settings.topics {
                 try embedded.createTopic(topic, partitions: settings.embeddedPartitions)
             }
@@ -47,7 +43,14 @@ struct DevCommand: AsyncParsableCommand {
         let database = try DatabaseConfiguration(url: settings.databaseURL)
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
 
-        let ingest = IngestService(settings: settings, bootstrap: bootstrap, client: postgres, logger: Logger(label: "switchboard.ingest"))
+        let ingest = IngestService(
+            settings: settings,
+            bootstrap: bootstrap,
+            client: postgres,
+            logger: Logger(label: "switchboard.ingest")
+        )
+        let hook = HookWiring(settings: settings, logger: logger)
+        let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
         let application = buildApplication(
             configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
             dependencies: ServerDependencies(
@@ -55,8 +58,11 @@ struct DevCommand: AsyncParsableCommand {
                     DatabaseReadinessCheck(client: postgres),
                     KafkaReadinessCheck(producer: producer, topics: settings.topics),
                     ingest.readinessCheck,
+                    hook.readinessCheck,
+                    floor.readinessCheck,
                 ],
-                metricsRegistry: registry
+                metricsRegistry: registry,
+                routeProviders: hook.routeProviders + [floor.routes]
             ),
             logger: Logger(label: "switchboard.http")
         )
@@ -71,6 +77,8 @@ struct DevCommand: AsyncParsableCommand {
                     .init(service: postgres),
                     .init(service: startup),
                     .init(service: ingest),
+                    .init(service: hook.reloadService),
+                    .init(service: floor.publisher),
                     .init(service: application),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -93,15 +101,20 @@ struct DevBanner: Sendable {
 
     func print() {
         let http = "http://\(settings.httpHost):\(settings.httpPort)"
+        var analyst = database
+        analyst.username = "switchboard_analyst"
         let lines = [
             "",
             "Switchboard is running (Ctrl-C stops everything).",
+            "  Console     \(http)/console",
+            "  IVR hook    curl -s -X POST \(http)/v1/hooks/main -H 'content-type: application/json' \\",
+            "                -d '{\"storeId\": \"shibuya-trattoria\"}'",
             "  Kafka       \(bootstrap)\(embedded ? "  (embedded, \(settings.embeddedPartitions) partitions per topic)" : "")",
-            "              topics: \(settings.topics.joined(separator: ", "))",
-            "              try: kcat -b \(bootstrap) -L",
+            "              topics: \(settings.topics.joined(separator: ", "))   try: kcat -b \(bootstrap) -L",
             "  PostgreSQL  \(database.redactedURL)",
-            "              try: psql \(database.redactedURL)",
-            "  HTTP        \(http)   health: \(http)/health   ready: \(http)/ready   metrics: \(http)/metrics",
+            "  Analysts    psql \(analyst.redactedURL) \\",
+            "                -c 'SELECT * FROM queue_interval_metrics ORDER BY interval_start DESC LIMIT 10'",
+            "  HTTP        health: \(http)/health   ready: \(http)/ready   metrics: \(http)/metrics",
             "",
         ]
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))

@@ -29,11 +29,11 @@ struct IngestCommand: AsyncParsableCommand {
         }
         LoggingSetup.bootstrap(settings)
         let logger = Logger(label: "switchboard.ingest")
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let registry = MetricsSetup.bootstrap()
         let database = try DatabaseConfiguration(url: settings.databaseURL)
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-        let ingest = IngestService(settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, logger: logger)
+        let ingest = IngestService(
+            settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, logger: logger)
         let application = buildApplication(
             configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
             dependencies: ServerDependencies(

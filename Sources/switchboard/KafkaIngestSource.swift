@@ -19,7 +19,8 @@ struct KafkaIngestSource: IngestSource, KafkaAssignmentHandler {
     }
 
     func partitionsAssigned(_ partitions: [TopicPartition]) async throws -> [TopicPartition: KafkaStartOffset] {
-        let claimed = try await pipeline.claim(partitions.map { PartitionKey(topic: $0.topic, partition: $0.partition) })
+        let claimed = try await pipeline.claim(
+            partitions.map { PartitionKey(topic: $0.topic, partition: $0.partition) })
         var result: [TopicPartition: KafkaStartOffset] = [:]
         for partition in partitions {
             let key = PartitionKey(topic: partition.topic, partition: partition.partition)

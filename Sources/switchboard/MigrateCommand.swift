@@ -22,7 +22,10 @@ struct MigrateCommand: AsyncParsableCommand {
             let migrator = Migrator(client: client, logger: logger)
             let applied = try await migrator.migrate(SwitchboardSchema.migrations)
             try await AnalystCalendar.sync(client: client, logger: logger)
-            print(applied.isEmpty ? "schema is current (version \(try await migrator.currentVersion()))" : "applied migrations \(applied)")
+            print(
+                applied.isEmpty
+                    ? "schema is current (version \(try await migrator.currentVersion()))"
+                    : "applied migrations \(applied)")
         }
     }
 }

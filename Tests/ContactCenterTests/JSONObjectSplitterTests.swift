@@ -26,8 +26,19 @@ struct JSONObjectSplitterTests {
     @Test("garbage between objects and a truncated tail are returned, not lost")
     func reportsGarbage() {
         var splitter = JSONObjectSplitter()
-        let chunks = splitter.feed(Array(#"{"a":1}oops\n{"b":2}{"c":"#.utf8))
+        let chunks = splitter.feed(Array((#"{"a":1}oops"# + "\n" + #"{"b":2}{"c":"#).utf8))
         #expect(chunks.map { String(decoding: $0, as: UTF8.self) } == [#"{"a":1}"#, "oops", #"{"b":2}"#])
         #expect(splitter.finish().map { String(decoding: $0, as: UTF8.self) } == #"{"c":"#)
+    }
+
+    @Test("a truncated line of a newline-delimited file does not swallow the next records")
+    func truncatedLine() {
+        var splitter = JSONObjectSplitter()
+        let text =
+            #"{"a":1}"# + "\n" + #"{"broken": {"x""# + "\n" + #"{"b":2}"# + "\n"
+            + "{\n  \"pretty\": {\n    \"c\": 3\n  }\n}\n"
+        let chunks = splitter.feed(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
+        #expect(chunks == [#"{"a":1}"#, #"{"broken": {"x""#, #"{"b":2}"#, "{\n  \"pretty\": {\n    \"c\": 3\n  }\n}"])
+        #expect(splitter.finish() == nil)
     }
 }

@@ -12,13 +12,17 @@ struct AnalystViewTests {
         var records: [ContactTraceRecord] = []
         for index in 0..<1_500 {
             records.append(fixtures.contactRecord(index: index))
-            if index % 7 == 0 { records.append(fixtures.contactRecord(index: index, version: 1, answered: index % 2 == 0)) }
+            if index % 7 == 0 {
+                records.append(fixtures.contactRecord(index: index, version: 1, answered: index % 2 == 0))
+            }
         }
         let produced = records
         let expected = QueueIntervalMetrics.compute(from: produced)
         try await IngestWriterTests.migrated("analyst_queue") { client in
             let sources = produced.enumerated().map { offset, record in
-                SourceRecord(topic: "contact-records", partition: 0, offset: Int64(offset), key: nil, value: Array(record.jsonData()))
+                SourceRecord(
+                    topic: "contact-records", partition: 0, offset: Int64(offset), key: nil,
+                    value: Array(record.jsonData()))
             }
             _ = try await IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
                 .write(IngestDecoder().decode(sources), epochs: nil)
@@ -49,7 +53,9 @@ struct AnalystViewTests {
                 #expect(row.2 == metrics.abandoned, "\(key) abandoned")
                 #expect(row.3 == metrics.answeredWithinThreshold, "\(key) within threshold")
                 #expect(abs(row.4 - (metrics.serviceLevel ?? -1)) < 0.0001, "\(key) service level")
-                if let asa = metrics.averageSpeedOfAnswerSeconds { #expect(abs((row.5 ?? -1) - asa) < 0.01, "\(key) ASA") }
+                if let asa = metrics.averageSpeedOfAnswerSeconds {
+                    #expect(abs((row.5 ?? -1) - asa) < 0.01, "\(key) ASA")
+                }
                 if let aht = metrics.averageHandleTimeSeconds { #expect(abs((row.6 ?? -1) - aht) < 0.01, "\(key) AHT") }
                 #expect(abs(row.7 - (metrics.abandonmentRate ?? -1)) < 0.0001, "\(key) abandonment")
                 #expect(row.8 == metrics.maxQueuedTimeSeconds, "\(key) max queued")
@@ -60,19 +66,26 @@ struct AnalystViewTests {
     @Test("occupancy and time in status from agent events, per 15-minute interval")
     func agentOccupancy() async throws {
         try await IngestWriterTests.migrated("analyst_agent") { client in
-            let base = UTCTimestamp(millisecondsSince1970: 1_795_000_500_000 - 1_795_000_500_000 % 900_000)  // an interval start
+            // The start of a 15-minute interval.
+            let base = UTCTimestamp(millisecondsSince1970: 1_795_000_500_000 - 1_795_000_500_000 % 900_000)
             let arn = "arn:aws:connect:ap-northeast-1:1:instance/i/agent/a-1"
-            func event(_ id: Int, at seconds: Int64, _ status: AgentStatus.Kind, contact: AgentContact.State?) -> AgentEvent {
+            func event(_ id: Int, at seconds: Int64, _ status: AgentStatus.Kind, contact: AgentContact.State?)
+                -> AgentEvent
+            {
                 AgentEvent(
                     agentArn: arn,
                     eventId: "ev-\(id)",
                     eventTimestamp: base.adding(seconds: seconds),
                     eventType: .stateChange,
                     currentSnapshot: AgentSnapshot(
-                        status: AgentStatus(name: status == .routable ? "Available" : "Lunch", type: status, startTimestamp: nil),
+                        status: AgentStatus(
+                            name: status == .routable ? "Available" : "Lunch", type: status, startTimestamp: nil),
                         configuration: AgentConfiguration(username: "hanako"),
                         contacts: contact.map {
-                            [AgentContact(contactId: "c", state: $0, stateStartTimestamp: base.adding(seconds: seconds))]
+                            [
+                                AgentContact(
+                                    contactId: "c", state: $0, stateStartTimestamp: base.adding(seconds: seconds))
+                            ]
                         } ?? []
                     )
                 )
@@ -87,7 +100,9 @@ struct AnalystViewTests {
                 event(6, at: 900, .offline, contact: nil),
             ]
             let sources = events.enumerated().map { offset, event in
-                SourceRecord(topic: "agent-events", partition: 0, offset: Int64(offset), key: nil, value: Array(event.jsonData()))
+                SourceRecord(
+                    topic: "agent-events", partition: 0, offset: Int64(offset), key: nil, value: Array(event.jsonData())
+                )
             }
             _ = try await IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
                 .write(IngestDecoder().decode(sources), epochs: nil)
@@ -100,7 +115,9 @@ struct AnalystViewTests {
                 logger: TestDatabase.logger
             )
             var found = false
-            for try await (available, onContact, acw, custom, occupancy) in rows.decode((Double, Double, Double, Double, Double?).self) {
+            for try await (available, onContact, acw, custom, occupancy) in rows.decode(
+                (Double, Double, Double, Double, Double?).self)
+            {
                 found = true
                 #expect(available == 240)
                 #expect(onContact == 300)
@@ -118,7 +135,8 @@ struct AnalystViewTests {
         try await IngestWriterTests.migrated("analyst_role") { client in
             var fixtures = TrafficFixtures(seed: 5)
             let record = fixtures.contactRecord(index: 42)
-            let source = SourceRecord(topic: "contact-records", partition: 0, offset: 0, key: nil, value: Array(record.jsonData()))
+            let source = SourceRecord(
+                topic: "contact-records", partition: 0, offset: 0, key: nil, value: Array(record.jsonData()))
             _ = try await IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
                 .write(IngestDecoder().decode([source]), epochs: nil)
             var analyst = try TestDatabase.configuration()
@@ -140,7 +158,8 @@ struct AnalystViewTests {
                 await #expect(throws: PSQLError.self) {
                     try await analystClient.query("SELECT count(*) FROM dead_letter", logger: TestDatabase.logger)
                 }
-                let metrics = try await analystClient.query("SELECT count(*) FROM queue_interval_metrics", logger: TestDatabase.logger)
+                let metrics = try await analystClient.query(
+                    "SELECT count(*) FROM queue_interval_metrics", logger: TestDatabase.logger)
                 for try await count in metrics.decode(Int.self) { #expect(count == 1) }
             }
         }

@@ -59,9 +59,11 @@ struct CrashTests {
         for (topic, count) in partitions { try cluster.createTopic(topic, partitions: count) }
 
         try await TestDatabase.withFreshDatabase("crash") { client, configuration in
-            let url = "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+            let url =
+                "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
             let producer = try KafkaProducer(
-                configuration: KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
+                configuration: KafkaProducerConfiguration(
+                    common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
                 logger: TestDatabase.logger
             )
             // Produce over ~25 s, keeping the end offset of every partition.
@@ -74,7 +76,9 @@ struct CrashTests {
                         for message in slice {
                             index += 1
                             let key = Array("k\(index % 997)".utf8)
-                            group.addTask { try await producer.send(topic: message.topic, key: key, value: message.value) }
+                            group.addTask {
+                                try await producer.send(topic: message.topic, key: key, value: message.value)
+                            }
                         }
                         return try await group.reduce(into: []) { $0.append($1) }
                     }
@@ -88,8 +92,10 @@ struct CrashTests {
             }
 
             var workers = [
-                try WorkerProcess(bootstrap: cluster.bootstrapServers, databaseURL: url, group: "crash", name: "crash-a"),
-                try WorkerProcess(bootstrap: cluster.bootstrapServers, databaseURL: url, group: "crash", name: "crash-b"),
+                try WorkerProcess(
+                    bootstrap: cluster.bootstrapServers, databaseURL: url, group: "crash", name: "crash-a"),
+                try WorkerProcess(
+                    bootstrap: cluster.bootstrapServers, databaseURL: url, group: "crash", name: "crash-b"),
             ]
             var random = SeededRandom(seed: UInt64(Date().timeIntervalSince1970))
             var kills = 0
@@ -106,7 +112,9 @@ struct CrashTests {
             #expect(kills >= 10)
 
             let caughtUp = await eventually(within: .seconds(180)) {
-                guard let stored = try? await OffsetStore(client: client, group: "crash", logger: TestDatabase.logger).nextOffsets()
+                guard
+                    let stored = try? await OffsetStore(client: client, group: "crash", logger: TestDatabase.logger)
+                        .nextOffsets()
                 else { return false }
                 return ends.allSatisfy { key, end in
                     let parts = key.split(separator: "/")
@@ -114,7 +122,9 @@ struct CrashTests {
                 }
             }
             #expect(caughtUp, "the offsets equal the end of each partition")
-            for worker in workers { #expect(worker.stop(signal: SIGTERM) == 0, "graceful stop:\n\(worker.log.suffix(1_500))") }
+            for worker in workers {
+                #expect(worker.stop(signal: SIGTERM) == 0, "graceful stop:\n\(worker.log.suffix(1_500))")
+            }
 
             // Exactly the expected contact records: every id, with its newest update.
             let rows = try await client.query(
@@ -131,10 +141,13 @@ struct CrashTests {
             #expect(stored == expected.newestUpdate, "checksum over contact id + last update")
             #expect(versions == expected.contactRecordCopies, "every copy counted once: none lost, none twice")
             let agentEvents = try await IngestProcessTests.count(client, "SELECT count(*) FROM agent_event")
-            let distinctAgentEvents = try await IngestProcessTests.count(client, "SELECT count(DISTINCT event_id) FROM agent_event")
+            let distinctAgentEvents = try await IngestProcessTests.count(
+                client, "SELECT count(DISTINCT event_id) FROM agent_event")
             #expect(agentEvents == expected.agentEventIDs.count)
             #expect(distinctAgentEvents == agentEvents)
-            #expect(try await IngestProcessTests.count(client, "SELECT count(*) FROM contact_event") == expected.contactEventIDs.count)
+            #expect(
+                try await IngestProcessTests.count(client, "SELECT count(*) FROM contact_event")
+                    == expected.contactEventIDs.count)
             #expect(try await IngestProcessTests.count(client, "SELECT count(*) FROM dead_letter") == 0)
             await producer.close()
         }

@@ -57,7 +57,8 @@ struct IngestProcessTests {
             }
             let worker = try WorkerProcess(
                 bootstrap: cluster.bootstrapServers,
-                databaseURL: "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)",
+                databaseURL:
+                    "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)",
                 group: "e2e-bad",
                 name: "bad"
             )
@@ -118,7 +119,8 @@ struct IngestProcessTests {
         let produced = Task {
             var fixtures = TrafficFixtures(seed: 21)
             for index in 0..<total {
-                try await producer.enqueue(topic: "contact-records", key: nil, value: Array(fixtures.contactRecord(index: index).jsonData()))
+                try await producer.enqueue(
+                    topic: "contact-records", key: nil, value: Array(fixtures.contactRecord(index: index).jsonData()))
                 if index % 300 == 299 {
                     try await producer.flush()
                     try await Task.sleep(for: .milliseconds(800))
@@ -144,7 +146,9 @@ struct IngestProcessTests {
                 (try? await Self.count(client, "SELECT count(*) FROM contact_record")) == total
             }
             #expect(caughtUp, "every record ingested after the outage:\n\(worker.log.suffix(2_000))")
-            #expect(try await Self.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record") == total, "none twice")
+            #expect(
+                try await Self.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record") == total,
+                "none twice")
             #expect(await eventually(within: .seconds(10)) { await worker.status(of: "/ready") == 200 })
         }
         #expect(worker.log.contains("retrying"), "the worker retried with backoff")

@@ -25,7 +25,9 @@ struct IngestWriterTests {
     @Test("the newest copy wins in every arrival order; equal timestamps go to the later offset")
     func newestWinsInEveryOrder() async throws {
         // (LastUpdateTimestamp, offset, marker): the winner is (200, 31): same time as (200, 30), later offset.
-        let copies: [(Int64, Int64, String)] = [(100, 10, "old"), (200, 30, "tie-earlier"), (200, 31, "newest"), (150, 20, "mid")]
+        let copies: [(Int64, Int64, String)] = [
+            (100, 10, "old"), (200, 30, "tie-earlier"), (200, 31, "newest"), (150, 20, "mid"),
+        ]
         let orders = permutations(Array(copies.indices))
         try await Self.migrated("guard") { client in
             let writer = IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
@@ -74,10 +76,16 @@ struct IngestWriterTests {
             let contact = (0..<40).map { fixtures.contactEvent(index: $0) }
             var sources: [SourceRecord] = []
             for (offset, event) in (agent + agent.prefix(10)).enumerated() {
-                sources.append(SourceRecord(topic: "agent-events", partition: 1, offset: Int64(offset), key: nil, value: Array(event.jsonData())))
+                sources.append(
+                    SourceRecord(
+                        topic: "agent-events", partition: 1, offset: Int64(offset), key: nil,
+                        value: Array(event.jsonData())))
             }
             for (offset, event) in (contact + contact.suffix(5)).enumerated() {
-                sources.append(SourceRecord(topic: "contact-events", partition: 2, offset: Int64(offset), key: nil, value: Array(event.jsonData())))
+                sources.append(
+                    SourceRecord(
+                        topic: "contact-events", partition: 2, offset: Int64(offset), key: nil,
+                        value: Array(event.jsonData())))
             }
             let first = try await writer.write(IngestDecoder().decode(sources), epochs: nil)
             #expect(first.agentEventsWritten == 50)
@@ -140,7 +148,9 @@ struct IngestWriterTests {
                 ("tombstone", nil),
             ]
             var sources = bad.enumerated().map { offset, item in
-                SourceRecord(topic: "contact-records", partition: 0, offset: Int64(offset), key: Array(item.0.utf8), value: item.1)
+                SourceRecord(
+                    topic: "contact-records", partition: 0, offset: Int64(offset), key: Array(item.0.utf8),
+                    value: item.1)
             }
             sources.append(SourceRecord(topic: "contact-records", partition: 0, offset: 6, key: nil, value: good))
             let batch = IngestDecoder().decode(sources)

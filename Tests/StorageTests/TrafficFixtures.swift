@@ -72,7 +72,8 @@ struct TrafficFixtures {
             eventTimestamp: time,
             eventType: index % 10 == 0 ? .heartBeat : .stateChange,
             currentSnapshot: AgentSnapshot(
-                status: AgentStatus(name: routable ? "Available" : "Break", type: routable ? .routable : .custom, startTimestamp: time),
+                status: AgentStatus(
+                    name: routable ? "Available" : "Break", type: routable ? .routable : .custom, startTimestamp: time),
                 configuration: AgentConfiguration(username: "agent\(agent)"),
                 contacts: []
             )

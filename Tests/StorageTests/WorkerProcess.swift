@@ -21,7 +21,9 @@ final class WorkerProcess: Sendable {
             .appendingPathComponent("switchboard").path
     }
 
-    init(bootstrap: String, databaseURL: String, group: String, name: String, environment extra: [String: String] = [:]) throws {
+    init(bootstrap: String, databaseURL: String, group: String, name: String, environment extra: [String: String] = [:])
+        throws
+    {
         httpPort = freeLoopbackPort()
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("worker-\(name)-\(httpPort).log")
         var environment = ProcessInfo.processInfo.environment
@@ -71,8 +73,8 @@ func spawn(_ arguments: [String], environment: [String: String], output: String)
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
+        for pointer in argv { free(pointer) }
+        for pointer in envp { free(pointer) }
     }
     var pid: pid_t = 0
     let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)

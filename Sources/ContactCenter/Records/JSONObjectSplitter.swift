@@ -4,12 +4,18 @@
 /// separator at all (`}{`). The splitter tracks nesting and strings, so both work, in any chunking
 /// of the input. Bytes outside any object that are not whitespace are returned as a chunk of
 /// their own (up to the next newline), so the caller can report them instead of losing them.
+///
+/// A truncated object in a newline-delimited file would otherwise swallow the objects after it:
+/// a `{` at the very start of a line, while an object is still open, ends the open one (returned
+/// as a broken chunk) and starts a new one. Pretty-printed objects keep working as long as their
+/// nested braces are not at column 0, which is how every JSON printer writes them.
 public struct JSONObjectSplitter: Sendable {
     private var current: [UInt8] = []
     private var depth = 0
     private var inString = false
     private var escaped = false
     private var inGarbage = false
+    private var atLineStart = true
 
     /// Creates a splitter.
     public init() {}
@@ -18,6 +24,8 @@ public struct JSONObjectSplitter: Sendable {
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [[UInt8]] {
         var completed: [[UInt8]] = []
         for byte in bytes {
+            let lineStart = atLineStart
+            atLineStart = byte == UInt8(ascii: "\n")
             if inGarbage {
                 if byte == UInt8(ascii: "\n") {
                     completed.append(current)
@@ -38,6 +46,17 @@ public struct JSONObjectSplitter: Sendable {
                     inGarbage = true
                     current.append(byte)
                 }
+                continue
+            }
+            if byte == UInt8(ascii: "{") && lineStart && !inString && depth > 0 {
+                // The open object was truncated: return it as it is and start over.
+                while let last = current.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+                    current.removeLast()
+                }
+                completed.append(current)
+                current = [byte]
+                depth = 1
+                escaped = false
                 continue
             }
             current.append(byte)
@@ -74,6 +93,7 @@ public struct JSONObjectSplitter: Sendable {
             inString = false
             escaped = false
             inGarbage = false
+            atLineStart = true
         }
         return current.isEmpty ? nil : current
     }

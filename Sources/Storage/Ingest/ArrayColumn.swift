@@ -31,7 +31,9 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
         elements.setInteger(Int32(elements.writerIndex - start), at: lengthIndex, as: Int32.self)
     }
 
-    func encode<JSONEncoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+    func encode<JSONEncoder: PostgresJSONEncoder>(
+        into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) {
         buffer.writeInteger(1, as: Int32.self)  // dimensions
         buffer.writeInteger(1, as: Int32.self)  // has nulls (allowed either way)
         buffer.writeInteger(Element.elementType.rawValue, as: UInt32.self)

@@ -52,7 +52,9 @@ public struct DeadLetter: Sendable, Hashable {
     public var reason: DeadLetterReason
 
     /// Creates a dead letter.
-    public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?, reason: DeadLetterReason) {
+    public init(
+        topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?, reason: DeadLetterReason
+    ) {
         self.topic = topic
         self.partition = partition
         self.offset = offset

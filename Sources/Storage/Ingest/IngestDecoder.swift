@@ -61,6 +61,10 @@ public struct IngestDecoder: Sendable {
         return batch
     }
 
+    /// Records imported from CTR files carry the topic `import:<file name>` (dead letters stay
+    /// unique per file and position, and replays know to decode them as CTRs).
+    public static let importTopicPrefix = "import:"
+
     /// Decodes a single record (also used to re-validate dead letters on replay).
     public func decodeOne(_ record: SourceRecord) -> Result<DecodedRecord, DeadLetterReason> {
         guard let value = record.value else {
@@ -77,14 +81,16 @@ public struct IngestDecoder: Sendable {
         let data = Data(value)
         do {
             switch record.topic {
-            case topics.contactRecords:
+            case topics.contactRecords,
+                _ where record.topic.hasPrefix(Self.importTopicPrefix):
                 return .success(.contactRecord(try ContactTraceRecord(jsonData: data)))
             case topics.agentEvents:
                 return .success(.agentEvent(try AgentEvent(jsonData: data)))
             case topics.contactEvents:
                 return .success(.contactEvent(try ContactEvent(jsonData: data)))
             default:
-                return .failure(DeadLetterReason(kind: "unknown_topic", message: "no decoder for topic \(record.topic)"))
+                return .failure(
+                    DeadLetterReason(kind: "unknown_topic", message: "no decoder for topic \(record.topic)"))
             }
         } catch let error as ContactCenterDecodingError {
             return .failure(DeadLetterReason(kind: "invalid", message: error.description))

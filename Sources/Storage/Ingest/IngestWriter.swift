@@ -53,7 +53,9 @@ public struct IngestWriter: Sendable {
         }
     }
 
-    private func writeTransaction(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws -> IngestWriteSummary {
+    private func writeTransaction(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws
+        -> IngestWriteSummary
+    {
         let group = self.group
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
@@ -83,7 +85,8 @@ public struct IngestWriter: Sendable {
             logger: logger
         )
         summary.agentEventsWritten = try await insertAgentEvents(batch.agentEvents, on: connection, logger: logger)
-        summary.contactEventsWritten = try await insertContactEvents(batch.contactEvents, on: connection, logger: logger)
+        summary.contactEventsWritten = try await insertContactEvents(
+            batch.contactEvents, on: connection, logger: logger)
         summary.deadLettersWritten = try await insertDeadLetters(batch.deadLetters, on: connection, logger: logger)
         return summary
     }

@@ -99,7 +99,8 @@ public struct OffsetStore: Sendable {
         var owners = ArrayColumn<Int64>()
         for (partition, next) in nextOffsets.sorted(by: { $0.key < $1.key }) {
             guard let epoch = epochs[partition] else {
-                throw StorageError(code: .fenced, message: "no claim for \(partition): it is not assigned to this worker")
+                throw StorageError(
+                    code: .fenced, message: "no claim for \(partition): it is not assigned to this worker")
             }
             topics.append(partition.topic)
             numbers.append(partition.partition)
@@ -122,7 +123,8 @@ public struct OffsetStore: Sendable {
         if updated != nextOffsets.count {
             throw StorageError(
                 code: .fenced,
-                message: "\(nextOffsets.count - updated) of \(nextOffsets.count) partitions are owned by another worker now"
+                message:
+                    "\(nextOffsets.count - updated) of \(nextOffsets.count) partitions are owned by another worker now"
             )
         }
     }
