@@ -54,8 +54,9 @@ start_postgres() {
     [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$datadir" && chmod 700 "$datadir"
     if [ ! -f "$datadir/PG_VERSION" ]; then
         as_postgres_owner "$bindir/initdb" -D "$datadir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
-        echo "include_if_exists = 'switchboard.conf'" | as_postgres_owner tee -a "$datadir/postgresql.conf" >/dev/null
     fi
+    grep -q "include_if_exists = 'switchboard.conf'" "$datadir/postgresql.conf" \
+        || echo "include_if_exists = 'switchboard.conf'" | as_postgres_owner tee -a "$datadir/postgresql.conf" >/dev/null
     {
         echo "listen_addresses = '127.0.0.1'"
         echo "port = $port"

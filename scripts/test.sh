@@ -34,6 +34,9 @@ if [ -z "${SWITCHBOARD_SKIP_LINT:-}" ] && swift format --version >/dev/null 2>&1
     swift format lint --strict --recursive --parallel Package.swift Sources Tests
 fi
 
+log "validating docker-compose.yml, deploy/ manifests and the Grafana dashboard"
+scripts/validate-deploy.sh
+
 log "building and running the tests"
 swift build --build-tests
 export SWITCHBOARD_BINARY="$(swift build --show-bin-path)/switchboard"

@@ -2,7 +2,7 @@ import ContactCenter
 import Foundation
 
 /// The columns of a contact record batch, built in one pass and sent as binary array binds.
-struct ContactRecordColumns: Sendable {
+public struct ContactRecordColumns: Sendable {
     var contactID: ArrayColumn<String>
     var initialContactID: ArrayColumn<String>
     var previousContactID: ArrayColumn<String>
@@ -150,5 +150,57 @@ struct ContactRecordColumns: Sendable {
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+}
+
+extension ContactRecordColumns {
+    /// The `contact_record` columns written by the ingest, in the order of ``append(_:copies:)``.
+    public static let columnNames = [
+        "contact_id", "initial_contact_id", "previous_contact_id", "next_contact_id", "channel", "initiation_method",
+        "initiation_ts", "connected_to_system_ts", "disconnect_ts", "disconnect_reason", "queue_name", "queue_arn",
+        "enqueue_ts", "dequeue_ts", "queue_duration_s", "agent_username", "agent_arn", "connected_to_agent_ts",
+        "agent_interaction_s", "customer_hold_s", "acw_start_ts", "acw_end_ts", "acw_s", "number_of_holds",
+        "longest_hold_s", "routing_profile", "dialed_number", "customer_number", "store_id", "attributes", "raw",
+        "last_update_ts", "source_partition", "source_offset", "versions_seen",
+    ]
+
+    /// One row in PostgreSQL's COPY text format (tab-separated, `\N` for NULL), with the same
+    /// values the ingest binds: the reference of `switchboard bench-ingest`.
+    public static func copyTextLine(_ record: ContactTraceRecord, partition: Int32, offset: Int64) -> String {
+        func text(_ value: String?) -> String {
+            guard let value else { return "\\N" }
+            var escaped = ""
+            escaped.reserveCapacity(value.utf8.count)
+            for character in value.unicodeScalars {
+                switch character {
+                case "\\": escaped += "\\\\"
+                case "\t": escaped += "\\t"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                default: escaped.unicodeScalars.append(character)
+                }
+            }
+            return escaped
+        }
+        func time(_ value: UTCTimestamp?) -> String { value.map { $0.iso8601Milliseconds } ?? "\\N" }
+        func number(_ value: Int?) -> String { value.map(String.init) ?? "\\N" }
+        let queue = record.queue
+        let agent = record.agent
+        let fields: [String] = [
+            text(record.contactId), text(record.initialContactId), text(record.previousContactId),
+            text(record.nextContactId), text(record.channel?.rawValue), text(record.initiationMethod),
+            time(record.initiationTimestamp), time(record.connectedToSystemTimestamp), time(record.disconnectTimestamp),
+            text(record.disconnectReason), text(queue?.name), text(queue?.arn), time(queue?.enqueueTimestamp),
+            time(queue?.dequeueTimestamp), number(queue?.duration), text(agent?.username), text(agent?.arn),
+            time(agent?.connectedToAgentTimestamp), number(agent?.agentInteractionDuration),
+            number(agent?.customerHoldDuration), time(agent?.afterContactWorkStartTimestamp),
+            time(agent?.afterContactWorkEndTimestamp), number(agent?.afterContactWorkDuration),
+            number(agent?.numberOfHolds), number(agent?.longestHoldDuration), text(agent?.routingProfile?.name),
+            text(record.systemEndpoint?.address), text(record.customerEndpoint?.address), text(record.storeId),
+            text(String(decoding: json(record.attributes), as: UTF8.self)),
+            text(String(decoding: record.rawJSON ?? record.jsonData(), as: UTF8.self)),
+            time(record.lastUpdateTimestamp), String(partition), String(offset), "1",
+        ]
+        return fields.joined(separator: "\t")
     }
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Ingest benchmark: ≥ 200,000 realistic CTRs produced to the embedded Kafka cluster, ingested by a
+# separate `switchboard ingest` worker (release build), next to `psql \copy` of the same rows into
+# a table of the same shape on the same PostgreSQL server. The last line is machine-readable:
+#   RESULT ingest_rows_per_s=<n> copy_rows_per_s=<n> ratio=<x> rss_mb=<n>
+#
+#   scripts/bench-ingest.sh [--records N] [--partitions P]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+ensure_packages
+log "building switchboard (release)"
+swift build -c release --scratch-path .build-release --product switchboard
+binary="$(swift build -c release --scratch-path .build-release --show-bin-path)/switchboard"
+
+workdir=$(mktemp -d /tmp/switchboard-bench.XXXXXX)
+chmod 755 "$workdir"
+port=$(free_port)
+trap 'stop_postgres "$workdir/pg"; rm -rf "$workdir"' EXIT INT TERM
+log "starting PostgreSQL on 127.0.0.1:$port (durable settings, lz4 TOAST compression)"
+start_postgres "$workdir/pg" "$port"
+
+export SWITCHBOARD_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
+"$binary" bench-ingest "$@"
