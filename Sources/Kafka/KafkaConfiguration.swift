@@ -69,7 +69,7 @@ public struct KafkaConsumerConfiguration: Sendable {
             ("session.timeout.ms", String(sessionTimeoutMilliseconds)),
             ("heartbeat.interval.ms", String(heartbeatIntervalMilliseconds)),
             // The prefetch queue is the only buffer: keep it bounded (pull-based back-pressure).
-            ("queued.max.messages.kbytes", "65536"),
+            ("queued.max.messages.kbytes", "16384"),
         ]
         result += common.properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return result

@@ -87,7 +87,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
             environment["SWITCHBOARD_INGEST_GROUP"] = "bench"
             environment["SWITCHBOARD_LOG_LEVEL"] = "warning"
             let worker = try spawnProcess(
-                [CommandLine.arguments[0], "ingest", "--bootstrap", cluster.bootstrapServers, "--http-port", "0"],
+                [CommandLine.arguments[0], "ingest", "--bootstrap", cluster.bootstrapServers, "--http-port", "18099"],
                 environment: environment
             )
             defer {

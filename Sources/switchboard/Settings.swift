@@ -65,6 +65,9 @@ struct Settings: Sendable {
     var ingestBatchMilliseconds: Int
     /// `SWITCHBOARD_INGEST_MAX_RECORD_BYTES`: larger records go to the dead-letter table.
     var ingestMaxRecordBytes: Int
+    /// `SWITCHBOARD_KAFKA_PROPERTIES`: extra librdkafka properties for the ingest consumer,
+    /// `name=value` pairs separated by commas (for example `fetch.wait.max.ms=50`).
+    var kafkaProperties: [String: String]
     /// `SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS`: the consumer group session timeout.
     var kafkaSessionTimeoutMilliseconds: Int
 
@@ -120,6 +123,15 @@ struct Settings: Sendable {
         }
         floorTimeZone = floorZone
         floorServiceLevelSeconds = try integer("SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS", 20, range: 1...3_600)
+        var properties: [String: String] = [:]
+        for pair in string("SWITCHBOARD_KAFKA_PROPERTIES", "").split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw SettingsError(key: "SWITCHBOARD_KAFKA_PROPERTIES", value: String(pair), expected: "name=value pairs")
+            }
+            properties[parts[0]] = parts[1]
+        }
+        kafkaProperties = properties
         ingestGroup = string("SWITCHBOARD_INGEST_GROUP", "switchboard-ingest")
         ingestLanes = try integer("SWITCHBOARD_INGEST_LANES", 2, range: 1...64)
         ingestBatchRecords = try integer("SWITCHBOARD_INGEST_BATCH_RECORDS", 4_000, range: 1...100_000)

@@ -108,34 +108,66 @@ public final class IngestPipeline: Sendable {
     /// Pulls and writes batches until `isStopping` returns `true` after a batch, the task is
     /// cancelled, or a write is fenced.
     ///
+    /// Decoding the next batch overlaps with writing the previous one (the client's and the
+    /// server's work run in parallel), but writes stay strictly in order: batch N+1 is written
+    /// only after batch N committed, so every partition's offsets only move forward.
+    ///
     /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now; errors of
     ///   the source.
     public func run(source: some IngestSource, isStopping: @escaping @Sendable () -> Bool) async throws {
-        while !Task.isCancelled && !isStopping() {
-            let records = try await source.nextBatch()
-            guard !records.isEmpty else { continue }
-            try await process(records)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var writing = false
+            while !Task.isCancelled && !isStopping() {
+                let records = try await source.nextBatch()
+                guard !records.isEmpty else {
+                    if writing {
+                        try await group.next()
+                        writing = false
+                    }
+                    continue
+                }
+                let lanes = await decode(records)
+                if writing { try await group.next() }
+                group.addTask { try await self.write(lanes) }
+                writing = true
+            }
+            try await group.waitForAll()
         }
     }
 
     /// Decodes and writes one batch of records (the whole batch commits, lane by lane).
     public func process(_ records: [SourceRecord]) async throws {
+        try await write(await decode(records))
+    }
+
+    /// Spreads records over the lanes (by partition) and decodes each lane concurrently.
+    private func decode(_ records: [SourceRecord]) async -> [IngestBatch] {
         let laneCount = configuration.lanes
         var lanes = [[SourceRecord]](repeating: [], count: laneCount)
         for record in records {
             let lane = laneCount == 1 ? 0 : Int(UInt(bitPattern: record.partitionKey.hashValue) % UInt(laneCount))
             lanes[lane].append(record)
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let decoder = configuration.decoder
+        return await withTaskGroup(of: IngestBatch.self) { group in
             for lane in lanes where !lane.isEmpty {
-                group.addTask { try await self.processLane(lane) }
+                group.addTask { decoder.decode(lane) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// Writes the lanes' batches concurrently, each in its own transaction.
+    private func write(_ batches: [IngestBatch]) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for batch in batches {
+                group.addTask { try await self.writeWithRetry(batch) }
             }
             try await group.waitForAll()
         }
     }
 
-    private func processLane(_ records: [SourceRecord]) async throws {
-        let batch = configuration.decoder.decode(records)
+    private func writeWithRetry(_ batch: IngestBatch) async throws {
         let epochs = claims.withLockedValue { $0 }
         var backoff = Duration.milliseconds(100)
         let clock = ContinuousClock()
