@@ -10,7 +10,7 @@ struct Switchboard: AsyncParsableCommand {
             DevCommand.self, IngestCommand.self, MigrateCommand.self, DeadLetterCommand.self, ImportCommand.self,
             CalendarCommand.self,
             FlowsCommand.self, BenchHookEvalCommand.self, BenchHookServeCommand.self, ConsoleDemoCommand.self,
-            BenchConsoleCommand.self,
+            BenchConsoleCommand.self, SimulateCommand.self,
         ]
     )
 }
