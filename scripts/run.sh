@@ -4,7 +4,7 @@
 #   scripts/run.sh [switchboard dev options...]
 #
 # Installs what is missing, starts a local PostgreSQL whose data lives in .data/postgres (kept
-# across runs, ignored by git) on 127.0.0.1:${SWITCHBOARD_DEV_PG_PORT:-54329}, then runs
+# across runs, ignored by git; SWITCHBOARD_DEV_DATA_DIR moves it) on 127.0.0.1:${SWITCHBOARD_DEV_PG_PORT:-54329}, then runs
 # `switchboard dev` (embedded Kafka, migrations, every role). Ctrl-C stops everything, PostgreSQL too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +12,7 @@ source scripts/lib.sh
 
 ensure_packages
 port="${SWITCHBOARD_DEV_PG_PORT:-54329}"
-datadir="$PWD/.data/postgres"
+datadir="${SWITCHBOARD_DEV_DATA_DIR:-$PWD/.data/postgres}"
 configuration="${SWITCHBOARD_BUILD:-debug}"
 
 log "building switchboard ($configuration)"
@@ -33,6 +33,10 @@ log "starting switchboard dev"
 "$binary" dev "$@" &
 child=$!
 trap 'kill -INT "$child" 2>/dev/null || true' INT TERM
-wait "$child" || status=$?
-wait "$child" 2>/dev/null || true
-exit "${status:-0}"
+# A trapped signal interrupts `wait` (status > 128); wait again for the child's own exit status.
+while true; do
+    status=0
+    wait "$child" || status=$?
+    kill -0 "$child" 2>/dev/null || break
+done
+exit "$status"

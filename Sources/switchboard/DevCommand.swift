@@ -71,16 +71,26 @@ struct DevCommand: AsyncParsableCommand {
             try await Migrator(client: postgres, logger: logger).migrate(SwitchboardSchema.migrations)
             banner.print()
         }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: postgres),
+            .init(service: startup),
+            .init(service: ingest),
+            .init(service: hook.reloadService),
+            .init(service: floor.publisher),
+            .init(service: application),
+        ]
+        if settings.simulatorEnabled {
+            // Simulated time starts now, so the console shows live agents at once; the service
+            // waits for /health before it calls the hook, and its end never stops the others.
+            let hookURL = URL(string: "http://\(settings.httpHost):\(settings.httpPort)/v1/hooks/main")!
+            let simulator = SimulatorService(
+                options: settings.simulatorOptions(hookURL: hookURL), settings: settings, producer: producer,
+                logger: Logger(label: "switchboard.simulator"))
+            services.append(.init(service: simulator, successTerminationBehavior: .ignore))
+        }
         let group = ServiceGroup(
             configuration: .init(
-                services: [
-                    .init(service: postgres),
-                    .init(service: startup),
-                    .init(service: ingest),
-                    .init(service: hook.reloadService),
-                    .init(service: floor.publisher),
-                    .init(service: application),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

@@ -71,6 +71,15 @@ struct Settings: Sendable {
     /// `SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS`: the consumer group session timeout.
     var kafkaSessionTimeoutMilliseconds: Int
 
+    /// `SWITCHBOARD_SIMULATOR`: `on` or `off`; whether `switchboard dev` runs the traffic simulator (default on).
+    var simulatorEnabled: Bool
+    /// `SWITCHBOARD_SIMULATOR_SPEED`: simulated seconds per wall-clock second (default 60).
+    var simulatorSpeed: Int
+    /// `SWITCHBOARD_SIMULATOR_AGENTS`: simulated agents (default 12).
+    var simulatorAgents: Int
+    /// `SWITCHBOARD_SIMULATOR_SEED`: the simulator's seed; equal seeds give equal traffic (default 1).
+    var simulatorSeed: UInt64
+
     /// Reads the settings from `environment` (the process environment by default).
     ///
     /// - Throws: ``SettingsError`` naming the variable and the accepted values.
@@ -139,6 +148,26 @@ struct Settings: Sendable {
         ingestMaxRecordBytes = try integer("SWITCHBOARD_INGEST_MAX_RECORD_BYTES", 1 << 20, range: 1_024...(64 << 20))
         kafkaSessionTimeoutMilliseconds = try integer(
             "SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS", 10_000, range: 3_000...300_000)
+        let simulator = string("SWITCHBOARD_SIMULATOR", "on").lowercased()
+        switch simulator {
+        case "on", "true", "1", "yes": simulatorEnabled = true
+        case "off", "false", "0", "no": simulatorEnabled = false
+        default: throw SettingsError(key: "SWITCHBOARD_SIMULATOR", value: simulator, expected: "on or off")
+        }
+        simulatorSpeed = try integer("SWITCHBOARD_SIMULATOR_SPEED", 60, range: 1...100_000)
+        simulatorAgents = try integer("SWITCHBOARD_SIMULATOR_AGENTS", 12, range: 0...10_000)
+        let seed = string("SWITCHBOARD_SIMULATOR_SEED", "1")
+        guard let parsedSeed = UInt64(seed) else {
+            throw SettingsError(key: "SWITCHBOARD_SIMULATOR_SEED", value: seed, expected: "an unsigned 64-bit integer")
+        }
+        simulatorSeed = parsedSeed
+    }
+
+    /// The simulator's options from these settings: starting now, at the configured speed.
+    func simulatorOptions(hookURL: URL) -> SimulatorOptions {
+        SimulatorOptions(
+            seed: simulatorSeed, speed: Double(simulatorSpeed), agents: simulatorAgents, callsPerHour: 6,
+            rate: nil, duration: nil, hookURL: hookURL, hookToken: hookTokens.first, start: Date())
     }
 
     /// The ingested topics.

@@ -11,7 +11,7 @@ struct Switchboard: AsyncParsableCommand {
             ServeCommand.self, BenchIngestCommand.self,
             CalendarCommand.self,
             FlowsCommand.self, BenchHookEvalCommand.self, BenchHookServeCommand.self, ConsoleDemoCommand.self,
-            BenchConsoleCommand.self,
+            BenchConsoleCommand.self, SimulateCommand.self,
         ]
     )
 }

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Kafka
+import Logging
+import ServiceLifecycle
+
+/// `switchboard simulate`: realistic contact-center traffic to Kafka.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Produce simulated calls, agent events and CTRs to Kafka, asking the IVR hook for every call."
+    )
+
+    @Option(help: "Seed (overrides SWITCHBOARD_SIMULATOR_SEED).")
+    var seed: UInt64?
+
+    @Option(help: "Simulated seconds per wall-clock second (overrides SWITCHBOARD_SIMULATOR_SPEED).")
+    var speed: Double?
+
+    @Option(help: "Agents (overrides SWITCHBOARD_SIMULATOR_AGENTS).")
+    var agents: Int?
+
+    @Option(help: "Base calls per store per hour, shaped by hour of day and day type.")
+    var callsPerHour: Double = 6
+
+    @Option(help: "Fixed load: calls per wall-clock second over all stores (replaces the shaped rate).")
+    var rate: Double?
+
+    @Option(help: "Wall-clock seconds to run (default: until Ctrl-C).")
+    var duration: Double?
+
+    @Option(help: "The IVR hook URL (default http://127.0.0.1:<SWITCHBOARD_HTTP_PORT>/v1/hooks/main).")
+    var hookURL: String?
+
+    @Option(help: "Kafka bootstrap servers (overrides SWITCHBOARD_KAFKA_BOOTSTRAP).")
+    var bootstrap: String?
+
+    func validate() throws {
+        if let speed, speed <= 0 { throw ValidationError("--speed must be positive") }
+        if let agents, agents < 0 { throw ValidationError("--agents must not be negative") }
+        if let rate, rate <= 0 { throw ValidationError("--rate must be positive") }
+    }
+
+    func run() async throws {
+        let settings = try Settings()
+        LoggingSetup.bootstrap(settings)
+        let logger = Logger(label: "switchboard.simulator")
+        let servers = bootstrap ?? settings.kafkaBootstrap
+        guard !servers.isEmpty else {
+            throw ValidationError("no Kafka: set SWITCHBOARD_KAFKA_BOOTSTRAP or --bootstrap")
+        }
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: servers)),
+            logger: Logger(label: "kafka.producer")
+        )
+        let url = hookURL ?? "http://127.0.0.1:\(settings.httpPort)/v1/hooks/main"
+        guard let hook = URL(string: url) else { throw ValidationError("--hook-url \(url) is not a URL") }
+        var options = settings.simulatorOptions(hookURL: hook)
+        if let seed { options.seed = seed }
+        if let speed { options.speed = speed }
+        if let agents { options.agents = agents }
+        options.callsPerHour = callsPerHour
+        options.rate = rate
+        options.duration = duration
+        let service = SimulatorService(options: options, settings: settings, producer: producer, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await group.run()
+        await producer.close(timeout: .seconds(5))
+    }
+}
