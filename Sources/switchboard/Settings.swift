@@ -136,7 +136,8 @@ struct Settings: Sendable {
         for pair in string("SWITCHBOARD_KAFKA_PROPERTIES", "").split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty else {
-                throw SettingsError(key: "SWITCHBOARD_KAFKA_PROPERTIES", value: String(pair), expected: "name=value pairs")
+                throw SettingsError(
+                    key: "SWITCHBOARD_KAFKA_PROPERTIES", value: String(pair), expected: "name=value pairs")
             }
             properties[parts[0]] = parts[1]
         }
