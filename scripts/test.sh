@@ -41,3 +41,6 @@ log "building and running the tests"
 swift build --build-tests
 export SWITCHBOARD_BINARY="$(swift build --show-bin-path)/switchboard"
 swift test --skip-build "$@"
+
+log "smoke test of switchboard dev (the README's run command) with its traffic simulator"
+scripts/dev-smoke.sh
