@@ -122,6 +122,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // End to end through the executable's wiring (`@testable import switchboard`).
+        .testTarget(
+            name: "SwitchboardTests",
+            dependencies: [
+                "switchboard", "Server", "Kafka", "ContactCenter",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ServerTests",
             dependencies: [
