@@ -90,6 +90,11 @@ cpu_us=$(python3 -c "print(f'{($ticks_after - $ticks_before) / $(getconf CLK_TCK
 log "server CPU during the fixed-rate run: ${cpu_us} µs per request"
 if grep -q '^\s*\[[^2][0-9][0-9]\]' "$work/hey.txt"; then log "WARNING: non-200 answers during the fixed-rate run"; fi
 
+log "reference: the static GET /v1/ping at the same fixed rate (hey), to separate server from load generator"
+hey -z 10s -c 50 -q 100 "http://127.0.0.1:$port/v1/ping" | tee "$work/hey-static.txt"
+static_p99_s=$(awk '/ 99% in /{print $3}' "$work/hey-static.txt")
+static_p99_ms=$(python3 -c "print(f'{float(\"${static_p99_s:-nan}\") * 1000:.3f}')")
+
 log "peak: the hook for 10 s (wrk, 1 thread, 64 connections)"
 wrk -t1 -c64 -d10s --latency -s "$work/post.lua" "$hook" | tee "$work/wrk-hook.txt"
 hook_peak=$(awk '/Requests\/sec:/{printf "%d", $2}' "$work/wrk-hook.txt")
@@ -101,6 +106,6 @@ for file in "$work/wrk-hook.txt" "$work/wrk-static.txt"; do
     if grep -q 'Non-2xx' "$file"; then log "WARNING: $(grep 'Non-2xx' "$file") in $(basename "$file")"; fi
 done
 
-log "fixed-rate run: achieved ${rate} requests/s, p99 ${p99_ms} ms (floor: < 2 ms)"
+log "fixed-rate run: achieved ${rate} requests/s, p99 ${p99_ms} ms (floor: < 2 ms); static route at the same rate: p99 ${static_p99_ms} ms"
 log "machine: $(nproc) cores shared by server and load generators; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "RESULT evals_per_s=${evals} hook_p99_ms_at_5000=${p99_ms} hook_peak_rps=${hook_peak} static_peak_rps=${static_peak}"
