@@ -41,9 +41,9 @@ url="http://127.0.0.1:$port/console?token=$token&lang=en"
 profile=$(mktemp -d)
 common=(--headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$profile" --hide-scrollbars)
 log "rendering $url"
-timeout 60 "$browser" "${common[@]}" --virtual-time-budget=8000 --dump-dom "$url" >"$artifacts/console.html" 2>"$artifacts/chromium.log"
 timeout 60 "$browser" "${common[@]}" --virtual-time-budget=8000 --window-size=1400,1000 \
-    --screenshot="$artifacts/console.png" "$url" >>"$artifacts/chromium.log" 2>&1 || true
+    --screenshot="$artifacts/console.png" "$url" >"$artifacts/chromium.log" 2>&1 || true
+timeout 60 "$browser" "${common[@]}" --virtual-time-budget=8000 --dump-dom "$url" >"$artifacts/console.html" 2>>"$artifacts/chromium.log"
 rm -rf "$profile"
 
 status=0
