@@ -226,12 +226,6 @@ struct BenchTraffic {
     }
 }
 
-extension UTCTimestamp {
-    func adding(seconds: Int64) -> UTCTimestamp {
-        UTCTimestamp(millisecondsSince1970: millisecondsSince1970 + seconds * 1000)
-    }
-}
-
 /// Starts a process with `posix_spawn` (output inherited).
 func spawnProcess(_ arguments: [String], environment: [String: String]) throws -> pid_t {
     let argv = arguments.map { strdup($0) } + [nil]

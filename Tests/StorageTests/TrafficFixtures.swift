@@ -93,12 +93,6 @@ struct TrafficFixtures {
     }
 }
 
-extension UTCTimestamp {
-    func adding(seconds: Int64) -> UTCTimestamp {
-        UTCTimestamp(millisecondsSince1970: millisecondsSince1970 + seconds * 1000)
-    }
-}
-
 /// SplitMix64: a tiny seeded generator, so every run produces the same data.
 struct SeededRandom: RandomNumberGenerator {
     var state: UInt64

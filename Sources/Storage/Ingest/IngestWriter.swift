@@ -218,9 +218,7 @@ public struct IngestWriter: Sendable {
             """,
             logger: logger
         )
-        var count = 0
-        for try await _ in rows { count += 1 }
-        return count
+        return try await rowCount(rows)
     }
 
     static func insertContactEvents(
@@ -265,9 +263,7 @@ public struct IngestWriter: Sendable {
             """,
             logger: logger
         )
-        var count = 0
-        for try await _ in rows { count += 1 }
-        return count
+        return try await rowCount(rows)
     }
 
     static func insertDeadLetters(
@@ -299,6 +295,11 @@ public struct IngestWriter: Sendable {
             """,
             logger: logger
         )
+        return try await rowCount(rows)
+    }
+
+    /// The number of rows a `RETURNING` statement produced.
+    static func rowCount(_ rows: PostgresRowSequence) async throws -> Int {
         var count = 0
         for try await _ in rows { count += 1 }
         return count

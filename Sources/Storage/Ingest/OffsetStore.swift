@@ -118,8 +118,7 @@ public struct OffsetStore: Sendable {
             """,
             logger: logger
         )
-        var updated = 0
-        for try await _ in rows { updated += 1 }
+        let updated = try await IngestWriter.rowCount(rows)
         if updated != nextOffsets.count {
             throw StorageError(
                 code: .fenced,
