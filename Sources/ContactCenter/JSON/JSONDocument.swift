@@ -53,6 +53,16 @@ struct JSONDocument {
         }
     }
 
+    /// Parses the bytes and runs `body` with the document.
+    ///
+    /// - Throws: `ContactCenterDecodingError` with path `$` for malformed JSON, and whatever
+    ///   `body` throws.
+    static func parse<R>(bytes raw: UnsafeRawBufferPointer, _ body: (JSONDocument) throws -> R) throws -> R {
+        var scanner = JSONScanner(bytes: raw)
+        let nodes = try scanner.scanDocument()
+        return try body(JSONDocument(bytes: raw, nodes: nodes))
+    }
+
     /// The node at `index`.
     @inline(__always)
     func node(_ index: Int) -> Node { nodes[index] }

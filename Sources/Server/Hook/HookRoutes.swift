@@ -1,3 +1,4 @@
+import ContactCenter
 import Foundation
 import Hummingbird
 import Logging
@@ -82,11 +83,13 @@ public struct HookRoutes: RouteProvider {
             logger.debug("hook body unreadable: \(error)")
             return (HookResponses.badRequest("the body could not be read"), "error")
         }
-        let call: HookRequest
-        do {
-            call = try HookRequest.decode(body.readableBytesView)
-        } catch {
-            return (HookResponses.badRequest(error.reason), "error")
+        let decoded = body.withUnsafeReadableBytes { bytes in
+            Result { () throws(HookCallError) in try HookCall.decode(bytes) }
+        }
+        let call: HookCall
+        switch decoded {
+        case .success(let success): call = success
+        case .failure(let error): return (HookResponses.badRequest(error.reason), "error")
         }
         let instant: Date
         if let at = call.at {
