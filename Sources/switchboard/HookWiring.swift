@@ -31,7 +31,7 @@ struct HookWiring: Sendable {
         }
         self.store = store
         self.routeProviders = [
-            HookRoutes(store: store, configuration: configuration, logger: Logger(label: "switchboard.hook")),
+            HookRoutes(store: store, configuration: configuration),
             APIDocumentRoutes(),
         ]
         self.readinessCheck = FlowReadinessCheck(store: store)

@@ -30,6 +30,7 @@ struct HookCallTests {
             """#)
         #expect(call.storeId == nil)
         #expect(call.dialedNumber == "+81355500103")
+        #expect(call.contactId == "5ca32fbd")
         #expect(call.contactAttributes == ["language": "ja", "storeId": "ginza-sushi", "vip": "true", "n": "12"])
         #expect(call.parameters == ["flowVersion": "3", "at": "2026-12-31T22:30:00+09:00", "storeId": "umeda-ramen"])
         #expect(call.at == "2026-12-31T22:30:00+09:00")
@@ -45,12 +46,13 @@ struct HookCallTests {
     @Test("the plain shape: every key optional, `at` at the top or among the parameters, numbers kept as written")
     func plainShape() throws {
         let call = try decode(
-            #"{"storeId":"ginza-sushi","dialedNumber":"+8135550","attributes":{"a":"x","b":1.5e3},"parameters":{"at":"p"},"at":"2026-01-01T00:00:00Z","extra":[1,{"x":2}]}"#
+            #"{"storeId":"ginza-sushi","dialedNumber":"+8135550","contactId":"c-1","attributes":{"a":"x","b":1.5e3},"parameters":{"at":"p"},"at":"2026-01-01T00:00:00Z","extra":[1,{"x":2}]}"#
         )
         #expect(
             call
                 == HookCall(
-                    storeId: "ginza-sushi", dialedNumber: "+8135550", contactAttributes: ["a": "x", "b": "1.5e3"],
+                    storeId: "ginza-sushi", dialedNumber: "+8135550", contactId: "c-1",
+                    contactAttributes: ["a": "x", "b": "1.5e3"],
                     parameters: ["at": "p"], at: "2026-01-01T00:00:00Z"))
         #expect(try decode(#"{"parameters":{"at":"p"}}"#).at == "p")
         #expect(try decode(#"{}"#) == HookCall())

@@ -4,7 +4,7 @@
 ///   {"ContactId", "SystemEndpoint": {"Address"}, "Attributes": {...}, ...}, "Parameters": {...}}}`;
 ///   `at` is read from `Parameters.at`.
 /// - A plain object (Twilio Studio, Genesys data actions): `{"storeId", "at", "dialedNumber",
-///   "attributes": {...}, "parameters": {...}}`, every key optional.
+///   "contactId", "attributes": {...}, "parameters": {...}}`, every key optional.
 ///
 /// Unknown keys are ignored. A string may also be sent as a number or a boolean (kept as written:
 /// `42`, `1.5e3`, `true`), because IVR builders often do; `null` reads as absent. With duplicate
@@ -16,6 +16,8 @@ public struct HookCall: Hashable, Sendable {
     public var storeId: String?
     /// The number the caller dialed (Connect: `SystemEndpoint.Address`).
     public var dialedNumber: String?
+    /// The contact's id, for the logs (Connect: `ContactData.ContactId`; plain: `contactId`).
+    public var contactId: String?
     /// The contact's attributes.
     public var contactAttributes: [String: String]
     /// The hook's parameters.
@@ -25,11 +27,13 @@ public struct HookCall: Hashable, Sendable {
 
     /// Creates a call.
     public init(
-        storeId: String? = nil, dialedNumber: String? = nil, contactAttributes: [String: String] = [:],
+        storeId: String? = nil, dialedNumber: String? = nil, contactId: String? = nil,
+        contactAttributes: [String: String] = [:],
         parameters: [String: String] = [:], at: String? = nil
     ) {
         self.storeId = storeId
         self.dialedNumber = dialedNumber
+        self.contactId = contactId
         self.contactAttributes = contactAttributes
         self.parameters = parameters
         self.at = at
@@ -66,11 +70,13 @@ public struct HookCall: Hashable, Sendable {
             let contact = try details?.object("ContactData")
             call.contactAttributes = try contact?.stringMap("Attributes") ?? [:]
             call.dialedNumber = try contact?.object("SystemEndpoint")?.string("Address")
+            call.contactId = try contact?.string("ContactId")
             call.parameters = try details?.stringMap("Parameters") ?? [:]
             call.at = call.parameters["at"]
         } else {
             call.storeId = try root.string("storeId")
             call.dialedNumber = try root.string("dialedNumber")
+            call.contactId = try root.string("contactId")
             call.contactAttributes = try root.stringMap("attributes") ?? [:]
             call.parameters = try root.stringMap("parameters") ?? [:]
             call.at = try root.string("at") ?? call.parameters["at"]

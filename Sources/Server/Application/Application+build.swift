@@ -8,6 +8,7 @@ public typealias SwitchboardRequestContext = BasicWebSocketRequestContext
 /// Builds the router shared by the running server and the in-process tests.
 public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardRequestContext> {
     let router = Router(context: SwitchboardRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ErrorMiddleware())
     HealthController<SwitchboardRequestContext>(checks: dependencies.readinessChecks).addRoutes(to: router)
     if let registry = dependencies.metricsRegistry {

@@ -22,32 +22,31 @@ public struct HookRoutes: RouteProvider {
     let authenticator: HookAuthenticator
     let metrics = HookMetrics()
     let now: @Sendable () -> Date
-    let logger: Logger
 
     /// Creates the routes.
     ///
     /// - Parameters:
     ///   - store: The flows evaluated.
     ///   - configuration: Credentials and limits.
-    ///   - logger: Where refused requests are logged (at debug level).
-    public init(store: FlowStore, configuration: HookConfiguration = .init(), logger: Logger? = nil) {
-        self.init(store: store, configuration: configuration, logger: logger, now: { Date() })
+    ///
+    /// Requests log through their request's logger (with its request id).
+    public init(store: FlowStore, configuration: HookConfiguration = .init()) {
+        self.init(store: store, configuration: configuration, now: { Date() })
     }
 
     /// Creates the routes with a clock (tests).
-    init(store: FlowStore, configuration: HookConfiguration, logger: Logger?, now: @escaping @Sendable () -> Date) {
+    init(store: FlowStore, configuration: HookConfiguration, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.configuration = configuration
         self.authenticator = HookAuthenticator(configuration: configuration) {
             Int64(now().timeIntervalSince1970.rounded(.down))
         }
-        self.logger = logger ?? Logger(label: "switchboard.hook")
         self.now = now
     }
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
         router.post("/v1/hooks/:flow") { request, context -> Response in
-            await hook(request, flowName: context.parameters.get("flow") ?? "")
+            await hook(request, flowName: context.parameters.get("flow") ?? "", logger: context.logger)
         }
         router.group("/v1/stores")
             .add(middleware: HookAuthenticationMiddleware(authenticator: authenticator))
@@ -62,18 +61,20 @@ public struct HookRoutes: RouteProvider {
     // MARK: The hook
 
     /// Answers one hook call and records its metrics; never throws.
-    func hook(_ request: Request, flowName: String) async -> Response {
+    func hook(_ request: Request, flowName: String, logger: Logger) async -> Response {
         let start = ContinuousClock.now
-        let (response, result) = await answer(request, flowName: flowName)
+        let (response, result) = await answer(request, flowName: flowName, logger: logger)
         metrics.record(result: result, status: Int(response.status.code), elapsed: start.duration(to: .now))
         return response
     }
 
-    private func answer(_ request: Request, flowName: String) async -> (Response, String) {
+    private func answer(_ request: Request, flowName: String, logger: Logger) async -> (Response, String) {
         var request = request
+        var logger = logger
         let body: ByteBuffer
         do {
             if let failure = try await authenticator.authenticate(&request) {
+                logger.debug("hook refused: \(failure.reason)")
                 return (HookResponses.unauthorized(failure), "error")
             }
             body = try await request.collectBody(upTo: configuration.maximumBodyBytes)
@@ -89,8 +90,11 @@ public struct HookRoutes: RouteProvider {
         let call: HookCall
         switch decoded {
         case .success(let success): call = success
-        case .failure(let error): return (HookResponses.badRequest(error.reason), "error")
+        case .failure(let error):
+            logger.debug("hook body refused: \(error.reason)")
+            return (HookResponses.badRequest(error.reason), "error")
         }
+        if let contactId = call.contactId { logger[metadataKey: "contact_id"] = .string(contactId) }
         let instant: Date
         if let at = call.at {
             do {
@@ -116,13 +120,13 @@ public struct HookRoutes: RouteProvider {
             contactAttributes: call.contactAttributes, parameters: call.parameters, at: instant)
         let bytes = answer.jsonBytes
         guard bytes.count <= configuration.maximumAnswerBytes else {
-            return (HookResponses.answer(oversizedAnswer(answer, size: bytes.count)), "error")
+            return (HookResponses.answer(oversizedAnswer(answer, size: bytes.count, logger: logger)), "error")
         }
         return (HookResponses.answer(bytes), answer.result.rawValue)
     }
 
     /// The answer sent instead of one over the size limit: `result=error`, `error=answer_too_large`.
-    private func oversizedAnswer(_ answer: HookAnswer, size: Int) -> [UInt8] {
+    private func oversizedAnswer(_ answer: HookAnswer, size: Int, logger: Logger) -> [UInt8] {
         logger.warning(
             "answer of \(size) bytes exceeds \(configuration.maximumAnswerBytes); flow \(answer.flowName), rule \(answer.ruleName ?? "-")"
         )

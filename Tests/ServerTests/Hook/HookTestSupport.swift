@@ -43,7 +43,7 @@ enum HookFixtures {
             dependencies: ServerDependencies(
                 readinessChecks: [FlowReadinessCheck(store: store)],
                 routeProviders: [
-                    HookRoutes(store: store, configuration: configuration, logger: nil, now: now),
+                    HookRoutes(store: store, configuration: configuration, now: now),
                     APIDocumentRoutes(),
                 ]
             ))
