@@ -77,6 +77,15 @@ answer=$(curl -fsS -X POST "$base/v1/hooks/main" -H 'content-type: application/j
     -d '{"storeId": "shibuya-trattoria"}') || fail "hook call failed"
 grep -q '"result"' <<<"$answer" || fail "hook answer has no result: $answer"
 log "hook answered: $answer"
+id=$(curl -fsS -o /dev/null -D - -H 'X-Request-ID: smoke-1' "$base/health" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-request-id"{print $2}')
+[ "$id" = "smoke-1" ] || fail "X-Request-ID not echoed (got '$id')"
+
+metrics=$(curl -fsS "$base/metrics") || fail "/metrics failed"
+for name in switchboard_ingest_rows_total switchboard_hook_requests_total switchboard_simulator_calls_total \
+    switchboard_simulator_hook_calls_total; do
+    grep -q "^$name" <<<"$metrics" || fail "/metrics has no $name"
+done
+log "metrics of ingest, hook and simulator present; request id echoed"
 
 # Like Ctrl-C in a terminal: SIGINT to the whole process group. (A background job of a script
 # starts with SIGINT ignored, so run.sh alone could not trap it; switchboard installs its own handler.)

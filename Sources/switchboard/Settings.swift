@@ -79,6 +79,9 @@ struct Settings: Sendable {
     var simulatorAgents: Int
     /// `SWITCHBOARD_SIMULATOR_SEED`: the simulator's seed; equal seeds give equal traffic (default 1).
     var simulatorSeed: UInt64
+    /// `SWITCHBOARD_SIMULATOR_HTTP_PORT`: where `switchboard simulate` serves `/health`, `/ready`
+    /// and `/metrics` (default 8082; under `dev` the simulator's metrics are on the main port).
+    var simulatorHTTPPort: Int
 
     /// Reads the settings from `environment` (the process environment by default).
     ///
@@ -166,6 +169,7 @@ struct Settings: Sendable {
             throw SettingsError(key: "SWITCHBOARD_SIMULATOR_SEED", value: seed, expected: "an unsigned 64-bit integer")
         }
         simulatorSeed = parsedSeed
+        simulatorHTTPPort = try integer("SWITCHBOARD_SIMULATOR_HTTP_PORT", 8082, range: 0...65535)
     }
 
     /// `SWITCHBOARD_EXECUTOR`: `nio` (default) runs Swift concurrency on SwiftNIO's event loops;

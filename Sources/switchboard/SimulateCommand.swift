@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kafka
 import Logging
+import Server
 import ServiceLifecycle
 
 /// `switchboard simulate`: realistic contact-center traffic to Kafka.
@@ -35,6 +36,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Kafka bootstrap servers (overrides SWITCHBOARD_KAFKA_BOOTSTRAP).")
     var bootstrap: String?
 
+    @Option(help: "HTTP port for /health, /ready and /metrics (overrides SWITCHBOARD_SIMULATOR_HTTP_PORT).")
+    var httpPort: Int?
+
     func validate() throws {
         if let speed, speed <= 0 { throw ValidationError("--speed must be positive") }
         if let agents, agents < 0 { throw ValidationError("--agents must not be negative") }
@@ -42,9 +46,11 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try Settings()
+        var settings = try Settings()
+        if let httpPort { settings.simulatorHTTPPort = httpPort }
         LoggingSetup.bootstrap(settings)
         let logger = Logger(label: "switchboard.simulator")
+        let registry = MetricsSetup.bootstrap()
         let servers = bootstrap ?? settings.kafkaBootstrap
         guard !servers.isEmpty else {
             throw ValidationError("no Kafka: set SWITCHBOARD_KAFKA_BOOTSTRAP or --bootstrap")
@@ -63,9 +69,22 @@ struct SimulateCommand: AsyncParsableCommand {
         options.rate = rate
         options.duration = duration
         let service = SimulatorService(options: options, settings: settings, producer: producer, logger: logger)
+        let application = buildApplication(
+            configuration: ServerConfiguration(host: settings.httpHost, port: settings.simulatorHTTPPort),
+            dependencies: ServerDependencies(
+                readinessChecks: [KafkaReadinessCheck(producer: producer, topics: settings.topics)],
+                metricsRegistry: registry
+            ),
+            logger: Logger(label: "switchboard.http")
+        )
+        // The simulation's end (`--duration`) ends the process; the HTTP server follows it.
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+                services: [
+                    .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup),
+                    .init(service: application),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         try await group.run()
         await producer.close(timeout: .seconds(5))

@@ -42,6 +42,7 @@ struct SimulatorService: Service {
     var settings: Settings
     var producer: KafkaProducer
     var logger: Logger
+    var metrics = SimulatorMetrics()
 
     func run() async throws {
         do {
@@ -73,7 +74,7 @@ struct SimulatorService: Service {
             configuration.maximumDayMultiplier = 1
         }
         let environment = HookEnvironment(
-            hookURL: options.hookURL, token: options.hookToken, flows: flows, logger: logger)
+            hookURL: options.hookURL, token: options.hookToken, flows: flows, logger: logger, metrics: metrics)
         var simulation = TrafficSimulation(configuration: configuration)
         logger.info(
             "simulating \(stores.count) stores, \(options.agents) agents at \(options.speed)x from \(configuration.start)"
@@ -85,10 +86,13 @@ struct SimulatorService: Service {
             let elapsed = began.duration(to: clock.now)
             let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let target = configuration.start.adding(milliseconds: Int64(wall * options.speed * 1_000))
+            let before = simulation.counters
             for message in await simulation.advance(to: target, environment: environment) {
                 try await producer.enqueue(
                     topic: topic(message.kind), key: Array(message.key.utf8), value: Array(message.value))
+                metrics.produced(message.kind)
             }
+            metrics.advanced(from: before, to: simulation.counters, at: target)
             if reported.duration(to: clock.now) > .seconds(60) {
                 reported = clock.now
                 logger.info("simulator: \(simulation.counters)")
@@ -140,6 +144,7 @@ struct HookEnvironment: TrafficEnvironment {
     var token: String?
     var flows: FlowSet
     var logger: Logger
+    var metrics: SimulatorMetrics
 
     /// Asks the hook like an IVR would; any failure counts as open (and is logged), as a flow's
     /// error branch would usually queue the caller.
@@ -156,11 +161,20 @@ struct HookEnvironment: TrafficEnvironment {
             let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             guard let result = answer?["result"] as? String else {
                 logger.warning("hook answer for \(storeId) has no result; treating the store as open")
+                metrics.hookAnswered(open: nil)
                 return true
             }
+            if result == "error" {
+                logger.warning(
+                    "hook answered an error for \(storeId) (\(answer?["error"] ?? "-")); treating it as open")
+                metrics.hookAnswered(open: nil)
+                return true
+            }
+            metrics.hookAnswered(open: result != "closed")
             return result != "closed"
         } catch {
             logger.warning("hook call for \(storeId) failed (\(error)); treating the store as open")
+            metrics.hookAnswered(open: nil)
             return true
         }
     }

@@ -92,6 +92,50 @@ struct IngestProcessTests {
         }
     }
 
+    /// The partitions a worker reports `switchboard_ingest_lag_records` for, as `topic/partition`.
+    static func lagPartitions(_ worker: WorkerProcess) async -> Set<String> {
+        let metrics = await worker.body(of: "/metrics") ?? ""
+        var partitions: Set<String> = []
+        for line in metrics.split(separator: "\n") where line.hasPrefix("switchboard_ingest_lag_records{") {
+            guard let topic = line.firstMatch(of: /topic="([^"]+)"/)?.1,
+                let partition = line.firstMatch(of: /partition="([0-9]+)"/)?.1
+            else { continue }
+            partitions.insert("\(topic)/\(partition)")
+        }
+        return partitions
+    }
+
+    @Test("lag gauges follow the assignment: after a rebalance each partition is reported by one worker")
+    func lagFollowsAssignment() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
+        for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }
+        let all = Set(IngestTopics().all.flatMap { topic in (0..<4).map { "\(topic)/\($0)" } })
+        try await TestDatabase.withFreshDatabase("e2e_lag") { _, configuration in
+            let url =
+                "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+            let first = try WorkerProcess(
+                bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-lag", name: "lag-1")
+            defer { first.stop(signal: SIGKILL) }
+            let alone = await eventually(within: .seconds(60)) { await Self.lagPartitions(first) == all }
+            let reported = await Self.lagPartitions(first)
+            #expect(alone, "one worker reports every partition: \(reported.sorted())")
+
+            let second = try WorkerProcess(
+                bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-lag", name: "lag-2")
+            defer { second.stop(signal: SIGKILL) }
+            let split = await eventually(within: .seconds(90)) {
+                let a = await Self.lagPartitions(first)
+                let b = await Self.lagPartitions(second)
+                return !a.isEmpty && !b.isEmpty && a.isDisjoint(with: b) && a.union(b) == all
+            }
+            let a = await Self.lagPartitions(first)
+            let b = await Self.lagPartitions(second)
+            #expect(split, "each partition reported once: \(a.sorted()) / \(b.sorted())")
+            #expect(first.stop(signal: SIGTERM) == 0)
+            #expect(second.stop(signal: SIGTERM) == 0)
+        }
+    }
+
     @Test("PostgreSQL stopped for 10 s mid-stream: not ready, retries, resumes with nothing lost")
     func databaseOutage() async throws {
         let directory = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_WORKDIR"] ?? "/tmp")
