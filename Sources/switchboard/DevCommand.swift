@@ -15,13 +15,10 @@ struct DevCommand: AsyncParsableCommand {
         abstract: "Run every role in one process: embedded Kafka, ingest, IVR hook, console (PostgreSQL from the URL)."
     )
 
-    @Option(help: "HTTP port (overrides SWITCHBOARD_HTTP_PORT).")
-    var httpPort: Int?
+    @OptionGroup var role: RoleOptions
 
     func run() async throws {
-        var settings = try Settings()
-        if let httpPort { settings.httpPort = httpPort }
-        LoggingSetup.bootstrap(settings)
+        let settings = try role.settings()
         let logger = Logger(label: "switchboard")
         let registry = MetricsSetup.bootstrap()
 

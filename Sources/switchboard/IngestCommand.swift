@@ -14,20 +14,10 @@ struct IngestCommand: AsyncParsableCommand {
         abstract: "Consume CTRs, agent events and contact events from Kafka into PostgreSQL, exactly once."
     )
 
-    @Option(help: "Kafka bootstrap servers (overrides SWITCHBOARD_KAFKA_BOOTSTRAP).")
-    var bootstrap: String?
-
-    @Option(help: "HTTP port for /health, /ready and /metrics (overrides SWITCHBOARD_HTTP_PORT).")
-    var httpPort: Int?
+    @OptionGroup var role: RoleOptions
 
     func run() async throws {
-        var settings = try Settings()
-        if let bootstrap { settings.kafkaBootstrap = bootstrap }
-        if let httpPort { settings.httpPort = httpPort }
-        guard !settings.kafkaBootstrap.isEmpty else {
-            throw ValidationError("set SWITCHBOARD_KAFKA_BOOTSTRAP (or --bootstrap): ingest needs a Kafka cluster")
-        }
-        LoggingSetup.bootstrap(settings)
+        let settings = try role.settings(requiringKafkaFor: "ingest needs a Kafka cluster")
         let logger = Logger(label: "switchboard.ingest")
         let registry = MetricsSetup.bootstrap()
         let database = try DatabaseConfiguration(url: settings.databaseURL)

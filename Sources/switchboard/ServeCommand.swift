@@ -11,20 +11,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the IVR hook and the live console (stateless; run any number of replicas)."
     )
 
-    @Option(help: "Kafka bootstrap servers (overrides SWITCHBOARD_KAFKA_BOOTSTRAP).")
-    var bootstrap: String?
-
-    @Option(help: "HTTP port (overrides SWITCHBOARD_HTTP_PORT).")
-    var httpPort: Int?
+    @OptionGroup var role: RoleOptions
 
     func run() async throws {
-        var settings = try Settings()
-        if let bootstrap { settings.kafkaBootstrap = bootstrap }
-        if let httpPort { settings.httpPort = httpPort }
-        guard !settings.kafkaBootstrap.isEmpty else {
-            throw ValidationError("set SWITCHBOARD_KAFKA_BOOTSTRAP (or --bootstrap): the console reads Kafka")
-        }
-        LoggingSetup.bootstrap(settings)
+        let settings = try role.settings(requiringKafkaFor: "the console reads Kafka")
         let logger = Logger(label: "switchboard.serve")
         let registry = MetricsSetup.bootstrap()
         let producer = try KafkaProducer(
