@@ -1,12 +1,24 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The `*.yaml` / `*.yml` files of a `flows/` directory: listing, change detection and reading.
+///
+/// Files are `stat`ed through symbolic links: a Kubernetes ConfigMap volume publishes an update
+/// by swapping its `..data` link to a new directory while every `name.yaml` link stays the
+/// same, so the change shows only in the file the links lead to (a new inode).
 struct FlowDirectory: Sendable {
     /// One file as seen by `stat`: a change of any field is a change of the set.
     struct Entry: Hashable, Sendable {
         var name: String
         var size: UInt64
-        var modified: Date
+        var modifiedNanoseconds: Int64
+        var device: UInt64
+        var inode: UInt64
     }
 
     /// The directory.
@@ -16,26 +28,36 @@ struct FlowDirectory: Sendable {
     ///
     /// - Throws: ``FlowDirectoryError`` when the directory cannot be listed.
     func entries() throws(FlowDirectoryError) -> [Entry] {
-        let manager = FileManager.default
         let names: [String]
         do {
-            names = try manager.contentsOfDirectory(atPath: path)
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
             throw FlowDirectoryError("cannot list flows directory \(path): \(error.localizedDescription)")
         }
         var entries: [Entry] = []
         for name in names.sorted() where !name.hasPrefix(".") && (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) {
-            guard let attributes = try? manager.attributesOfItem(atPath: filePath(name)),
-                attributes[.type] as? FileAttributeType != .typeDirectory
-            else { continue }
+            var status = stat()
+            // `stat`, not `lstat`: follow links to the file itself. A dangling link is skipped.
+            guard stat(filePath(name), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
             entries.append(
                 Entry(
                     name: name,
-                    size: (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
-                    modified: attributes[.modificationDate] as? Date ?? .distantPast
+                    size: UInt64(status.st_size),
+                    modifiedNanoseconds: Self.modifiedNanoseconds(status),
+                    device: UInt64(status.st_dev),
+                    inode: UInt64(status.st_ino)
                 ))
         }
         return entries
+    }
+
+    private static func modifiedNanoseconds(_ status: stat) -> Int64 {
+        #if canImport(Darwin)
+            let time = status.st_mtimespec
+        #else
+            let time = status.st_mtim
+        #endif
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     /// The text of the files, named `path/name` for error messages.

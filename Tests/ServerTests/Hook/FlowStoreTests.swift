@@ -56,6 +56,51 @@ struct FlowStoreTests {
         }
     }
 
+    @Test("a Kubernetes ConfigMap update (the `..data` link swapped to a new directory) is picked up")
+    func configMapSwap() async throws {
+        let manager = FileManager.default
+        let volume = manager.temporaryDirectory.appendingPathComponent("switchboard-configmap-\(UUID().uuidString)")
+            .path
+        defer { try? manager.removeItem(atPath: volume) }
+        // The layout the kubelet writes: ..<timestamp>/files, ..data -> ..<timestamp>, name -> ..data/name.
+        let names = try manager.contentsOfDirectory(atPath: F.flowsDirectory).filter { $0.hasSuffix(".yaml") }
+        try manager.createDirectory(atPath: volume + "/..2026_11_22_01", withIntermediateDirectories: true)
+        for name in names {
+            try manager.copyItem(atPath: F.flowsDirectory + "/" + name, toPath: volume + "/..2026_11_22_01/" + name)
+            try manager.createSymbolicLink(atPath: volume + "/" + name, withDestinationPath: "..data/" + name)
+        }
+        try manager.createSymbolicLink(atPath: volume + "/..data", withDestinationPath: "..2026_11_22_01")
+        let store = FlowStore(directory: volume)
+        guard case .loaded = store.reload() else {
+            Issue.record("the ConfigMap layout did not load")
+            return
+        }
+        #expect(store.current?.flows.store(id: "ginza-sushi")?.name == "鮨 はる 銀座")
+
+        // The update: a new directory with a same-length change and the old timestamps, then an
+        // atomic rename of a new link over `..data`. No `name.yaml` link changes.
+        try manager.copyItem(atPath: volume + "/..2026_11_22_01", toPath: volume + "/..2026_11_22_02")
+        let edited = volume + "/..2026_11_22_02/stores.yaml"
+        let before = try manager.attributesOfItem(atPath: volume + "/..2026_11_22_01/stores.yaml")
+        let text = try String(contentsOfFile: edited, encoding: .utf8)
+        try text.replacingOccurrences(of: "鮨 はる 銀座", with: "鮨 なつ 銀座").write(
+            toFile: edited, atomically: false, encoding: .utf8)
+        try manager.setAttributes([.modificationDate: before[.modificationDate]!], ofItemAtPath: edited)
+        try manager.createSymbolicLink(atPath: volume + "/..data_tmp", withDestinationPath: "..2026_11_22_02")
+        #expect(rename(volume + "/..data_tmp", volume + "/..data") == 0)
+        try manager.removeItem(atPath: volume + "/..2026_11_22_01")
+
+        guard case .loaded = store.reload() else {
+            Issue.record("the swapped ConfigMap was not reloaded")
+            return
+        }
+        #expect(store.current?.flows.store(id: "ginza-sushi")?.name == "鮨 なつ 銀座")
+        guard case .unchanged = store.reload() else {
+            Issue.record("an unchanged ConfigMap was reloaded")
+            return
+        }
+    }
+
     @Test("an invalid change is refused: the old set keeps serving, /ready shows the error")
     func invalidChange() async throws {
         try await withFlowsCopy { directory in
