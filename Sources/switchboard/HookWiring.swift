@@ -22,7 +22,7 @@ struct HookWiring: Sendable {
         store.reload(force: true)
         let configuration = HookConfiguration(
             bearerTokens: settings.hookTokens,
-            hmacSecret: settings.hookHMACSecret,
+            hmacSecrets: settings.hookHMACSecrets,
             replayWindowSeconds: Int64(settings.hookReplayWindowSeconds)
         )
         if !configuration.requiresAuthentication {

@@ -31,7 +31,7 @@ struct HookAuthenticator: Sendable {
     static let signatureField = HTTPFields.Element.Name(HookConfiguration.signatureHeader)!
 
     private let tokens: [[UInt8]]
-    private let secret: [UInt8]?
+    private let secrets: [[UInt8]]
     private let replayWindowSeconds: Int64
     /// The body limit applied when collecting a signed body.
     let maximumBodyBytes: Int
@@ -44,14 +44,14 @@ struct HookAuthenticator: Sendable {
         configuration: HookConfiguration, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.tokens = configuration.bearerTokens.map { Array($0.utf8) }
-        self.secret = configuration.hmacSecret.map { Array($0.utf8) }
+        self.secrets = configuration.hmacSecrets.map { Array($0.utf8) }
         self.replayWindowSeconds = configuration.replayWindowSeconds
         self.maximumBodyBytes = configuration.maximumBodyBytes
         self.now = now
     }
 
     /// Whether any credential is required.
-    var isRequired: Bool { !tokens.isEmpty || secret != nil }
+    var isRequired: Bool { !tokens.isEmpty || !secrets.isEmpty }
 
     /// Checks a request's credentials. A signed request's body is collected (up to the body
     /// limit) to verify it, and stays readable by the handler.
@@ -65,24 +65,18 @@ struct HookAuthenticator: Sendable {
             if let token = HookAuthenticator.bearerToken(authorization), accepts(token: token) { return nil }
             failure = .wrongToken
         }
-        if let secret, let timestamp = request.headers[HookAuthenticator.timestampField],
+        if !secrets.isEmpty, let timestamp = request.headers[HookAuthenticator.timestampField],
             let signature = request.headers[HookAuthenticator.signatureField]
         {
             let body = try await request.collectBody(upTo: maximumBodyBytes)
-            return verify(timestamp: timestamp, signature: signature, body: body.readableBytesView, secret: secret)
+            return verify(timestamp: timestamp, signature: signature, body: body.readableBytesView)
         }
         return failure
     }
 
-    /// Verifies a signature of `timestamp + "." + body`.
+    /// Verifies a signature of `timestamp + "." + body` under any of the secrets.
     func verify(timestamp: String, signature: String, body: some Collection<UInt8>) -> Failure? {
-        guard let secret else { return .missingCredentials }
-        return verify(timestamp: timestamp, signature: signature, body: body, secret: secret)
-    }
-
-    private func verify(timestamp: String, signature: String, body: some Collection<UInt8>, secret: [UInt8])
-        -> Failure?
-    {
+        guard !secrets.isEmpty else { return .missingCredentials }
         guard timestamp.utf8.count <= 12, timestamp.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let seconds = Int64(timestamp)
         else { return .badTimestamp }
@@ -94,8 +88,11 @@ struct HookAuthenticator: Sendable {
         var message = Array(timestamp.utf8)
         message.append(UInt8(ascii: "."))
         message.append(contentsOf: body)
-        let expected = HMACSHA256.authenticationCode(for: message, key: secret)
-        return HMACSHA256.constantTimeEquals(expected, presented) ? nil : .wrongSignature
+        for secret in secrets
+        where HMACSHA256.constantTimeEquals(HMACSHA256.authenticationCode(for: message, key: secret), presented) {
+            return nil
+        }
+        return .wrongSignature
     }
 
     /// The value of a signature header for a body, as a client computes it.

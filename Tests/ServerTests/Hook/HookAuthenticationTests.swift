@@ -12,9 +12,11 @@ struct HookAuthenticationTests {
     static let body = #"{"storeId":"ginza-sushi","at":"2026-06-10T18:00:00+09:00"}"#
     static let now = Int64(F.fixedNow.timeIntervalSince1970)
 
-    func router(tokens: [String] = [F.token], secret: String? = F.signingSecret) -> Router<SwitchboardRequestContext> {
+    func router(tokens: [String] = [F.token], secrets: [String] = [F.signingSecret]) -> Router<
+        SwitchboardRequestContext
+    > {
         F.router(
-            configuration: HookConfiguration(bearerTokens: tokens, hmacSecret: secret, replayWindowSeconds: 300))
+            configuration: HookConfiguration(bearerTokens: tokens, hmacSecrets: secrets, replayWindowSeconds: 300))
     }
 
     func signed(_ body: String, timestamp: Int64, secret: String = F.signingSecret) -> HTTPFields {
@@ -46,7 +48,7 @@ struct HookAuthenticationTests {
 
     @Test("bearer: missing or wrong is 401 with a reason; a configured token passes", arguments: HookTestMode.allCases)
     func bearer(mode: HookTestMode) async throws {
-        try await F.withClient(mode, router: router(tokens: ["other", F.token], secret: nil)) { client in
+        try await F.withClient(mode, router: router(tokens: ["other", F.token], secrets: [])) { client in
             let (missing, error) = try await status(client, headers: F.jsonHeaders)
             #expect(missing == .unauthorized)
             #expect(error["error"] == "unauthorized")
@@ -107,6 +109,23 @@ struct HookAuthenticationTests {
         }
     }
 
+    @Test("a secret rotation: the new and the old secret both pass while both are configured")
+    func rotation() async throws {
+        try await F.withClient(.router, router: router(tokens: [], secrets: ["new-secret", F.signingSecret])) {
+            client in
+            expectStatus(
+                .ok, try await status(client, headers: signed(Self.body, timestamp: Self.now, secret: "new-secret")))
+            expectStatus(.ok, try await status(client, headers: signed(Self.body, timestamp: Self.now)))
+            expectStatus(
+                .unauthorized,
+                try await status(client, headers: signed(Self.body, timestamp: Self.now, secret: "other")))
+        }
+        // The rotation done: the old secret is refused.
+        try await F.withClient(.router, router: router(tokens: [], secrets: ["new-secret"])) { client in
+            expectStatus(.unauthorized, try await status(client, headers: signed(Self.body, timestamp: Self.now)))
+        }
+    }
+
     @Test("both configured: either credential passes")
     func both() async throws {
         try await F.withClient(.router, router: router()) { client in
@@ -122,7 +141,7 @@ struct HookAuthenticationTests {
 
     @Test("no credentials configured: the hook is open")
     func open() async throws {
-        try await F.withClient(.router, router: router(tokens: [], secret: nil)) { client in
+        try await F.withClient(.router, router: router(tokens: [], secrets: [])) { client in
             expectStatus(.ok, try await status(client, headers: F.jsonHeaders))
         }
     }
