@@ -3,13 +3,14 @@
 #
 #   scripts/test.sh [swift test arguments...]
 #
-# Installs what is missing (librdkafka-dev, postgresql, ...), starts PostgreSQL on a free loopback
-# port in a temporary folder, runs `swift test`, and stops the server even when tests fail.
+# Installs what is missing (librdkafka-dev, postgresql, chromium, ...), starts PostgreSQL on a free
+# loopback port in a temporary folder, runs `swift test`, the real-browser test of the console and
+# the smoke test of `switchboard dev`, and stops the server even when tests fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-ensure_packages
+ensure_packages chromium fonts-noto-cjk
 export CI="${CI:-}"
 
 workdir=$(mktemp -d /tmp/switchboard-test.XXXXXX)
@@ -41,6 +42,9 @@ log "building and running the tests"
 swift build --build-tests
 export SWITCHBOARD_BINARY="$(swift build --show-bin-path)/switchboard"
 swift test --skip-build "$@"
+
+log "real-browser test of the console (headless Chromium over the DevTools protocol)"
+scripts/browser-test.sh
 
 log "smoke test of switchboard dev (the README's run command) with its traffic simulator"
 scripts/dev-smoke.sh

@@ -194,7 +194,7 @@ struct FloorStreamTests {
         }
     }
 
-    @Test("with tokens configured: 401 JSON without one; Bearer header or ?token= let in")
+    @Test("with tokens configured: 401 JSON without one, also for a WebSocket upgrade; Bearer header or ?token= let in")
     func authentication() async throws {
         try await withFloorServer(tokens: ["s3cret"]) { _, port, client in
             try await client.execute(uri: "/v1/floor", method: .get) { response in
@@ -215,15 +215,33 @@ struct FloorStreamTests {
             }
             try await client.execute(uri: "/console", method: .get) { #expect($0.status == .ok) }
 
-            // A WebSocket upgrade without a token is refused before the handshake (Hummingbird
-            // answers a refused upgrade with 400); the same URL without upgrade says why.
-            let refused = try RawStreamClient(port: port, path: "/v1/floor/stream", webSocket: true)
-            try await refused.readHead()
-            #expect(refused.status == 400)
+            // A WebSocket upgrade is refused before the handshake with the same 401 and JSON reason.
+            for (query, headers) in [("", [:]), ("?token=wrong", [:]), ("", ["Authorization": "Bearer wrong"])] {
+                let refused = try RawStreamClient(
+                    port: port, path: "/v1/floor/stream\(query)", headers: headers, webSocket: true)
+                try await refused.readHead()
+                #expect(refused.status == 401, "query \(query), headers \(headers)")
+                #expect(refused.headers["content-type"]?.hasPrefix("application/json") == true)
+                #expect(refused.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+                #expect(refused.headers["upgrade"] == nil)
+                let body = try await refused.readBody()
+                #expect(body.contains(#""error":"unauthorized""#), "\(body)")
+                #expect(body.contains("console token"), "\(body)")
+            }
+            // Any refused upgrade says why, as the router would without the upgrade.
+            let elsewhere = try RawStreamClient(port: port, path: "/nowhere", webSocket: true)
+            try await elsewhere.readHead()
+            #expect(elsewhere.status == 404)
+            #expect(try await elsewhere.readBody().contains(#""error":"not_found""#))
             try await client.execute(uri: "/v1/floor/stream", method: .get) { #expect($0.status == .unauthorized) }
             let sse = try RawStreamClient(port: port, path: "/v1/floor/events", webSocket: false)
             try await sse.readHead()
             #expect(sse.status == 401)
+            let byHeader = try RawStreamClient(
+                port: port, path: "/v1/floor/stream", headers: ["Authorization": "Bearer s3cret"], webSocket: true)
+            try await byHeader.readHead()
+            #expect(byHeader.status == 101)
+            #expect(try await nextMessage(byHeader).type == "snapshot")
             let admitted = try await webSocket(port, "?token=s3cret")
             #expect(try await nextMessage(admitted).type == "snapshot")
         }

@@ -2,12 +2,11 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 
-/// The request context of every route: Hummingbird's basic context with WebSocket support.
-public typealias SwitchboardRequestContext = BasicWebSocketRequestContext
-
 /// Builds the router shared by the running server and the in-process tests.
 public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardRequestContext> {
     let router = Router(context: SwitchboardRequestContext.self)
+    // First, so that it sees what the others made of a refusal (JSON, request id).
+    router.add(middleware: UpgradeRefusalMiddleware())
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ErrorMiddleware())
     HealthController<SwitchboardRequestContext>(checks: dependencies.readinessChecks).addRoutes(to: router)

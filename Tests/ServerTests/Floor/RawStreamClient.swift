@@ -89,6 +89,16 @@ final class RawStreamClient {
         }
     }
 
+    /// The body of a response with `Content-Length` (an error, a refused upgrade).
+    func readBody(timeout: Duration = .seconds(5)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        let length = Int(headers["content-length"] ?? "") ?? 0
+        while raw.count - rawStart < length { try await fill(until: deadline, what: "response body") }
+        let body = String(decoding: raw[rawStart..<(rawStart + length)], as: UTF8.self)
+        consume(length)
+        return body
+    }
+
     /// The next WebSocket text message (fragments joined), answering pings on the way.
     func nextWebSocketText(timeout: Duration = .seconds(10)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
