@@ -154,10 +154,6 @@ struct Settings: Sendable {
         ingestMaxRecordBytes = try integer("SWITCHBOARD_INGEST_MAX_RECORD_BYTES", 1 << 20, range: 1_024...(64 << 20))
         kafkaSessionTimeoutMilliseconds = try integer(
             "SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS", 10_000, range: 3_000...300_000)
-        let executor = string("SWITCHBOARD_EXECUTOR", "nio").lowercased()
-        guard ["nio", "swift"].contains(executor) else {
-            throw SettingsError(key: "SWITCHBOARD_EXECUTOR", value: executor, expected: "nio or swift")
-        }
         let simulator = string("SWITCHBOARD_SIMULATOR", "on").lowercased()
         switch simulator {
         case "on", "true", "1", "yes": simulatorEnabled = true
@@ -172,13 +168,6 @@ struct Settings: Sendable {
         }
         simulatorSeed = parsedSeed
         simulatorHTTPPort = try integer("SWITCHBOARD_SIMULATOR_HTTP_PORT", 8082, range: 0...65535)
-    }
-
-    /// `SWITCHBOARD_EXECUTOR`: `nio` (default) runs Swift concurrency on SwiftNIO's event loops;
-    /// `swift` keeps Swift's cooperative pool. Read before anything else starts (``Main``), so
-    /// it is the one setting outside ``init(environment:)``; any other value is refused there.
-    static func usesEventLoopExecutor(environment: [String: String]) -> Bool {
-        environment["SWITCHBOARD_EXECUTOR"]?.lowercased() != "swift"
     }
 
     /// The simulator's options from these settings: starting now, at the configured speed.
