@@ -53,13 +53,15 @@ struct FloorWiring: Sendable {
 /// Feeds the floor from `agent-events` and `contact-events`.
 ///
 /// Every partition is assigned by hand (no group membership, no offset commits), so any number
-/// of replicas each see every event. On start it replays from the beginning of the log but folds
-/// only records from the rebuild window on (the business day's start, and at least
-/// `rebuildWindow` back), and reports caught up once it has reached the high watermark each
-/// partition had when it was first fetched.
+/// of replicas each see every event. On start it rebuilds the floor from the rebuild window (the
+/// business day's start, and at least `rebuildWindow` back): each partition starts at the first
+/// record of the window, found by timestamp (`offsets(forTimestamps:)`), and only records of the
+/// window are folded. It reports caught up once it has reached the high watermark each partition
+/// had when it was first fetched.
 ///
-/// - Important: without offsets-for-times in our Kafka binding the rebuild still *reads* the
-///   whole retained log; it only skips folding older records.
+/// - Important: where the broker cannot say (a partition whose records are all older, or
+///   librdkafka's mock cluster, which answers no offset for any timestamp) the partition is read
+///   from the beginning and its older records skipped: slower, never wrong.
 struct FloorKafkaFeed: FloorEventSource {
     var bootstrap: String
     var agentEventsTopic: String
@@ -91,8 +93,13 @@ struct FloorKafkaFeed: FloorEventSource {
             logger: logger
         )
         do {
-            try await consumer.assign(Dictionary(uniqueKeysWithValues: partitions.map { ($0, .beginning) }))
-            try await consume(consumer, partitions: partitions, sink: sink)
+            let cutoff = rebuildStart(now: Date())
+            let starts = await startOffsets(consumer, partitions: partitions, cutoff: cutoff)
+            try await consumer.assign(
+                Dictionary(
+                    uniqueKeysWithValues: partitions.map { ($0, starts[$0].map(KafkaStartOffset.offset) ?? .beginning) }
+                ))
+            try await consume(consumer, partitions: partitions, starts: starts, cutoff: cutoff, sink: sink)
         } catch {
             try? await consumer.close()
             throw error
@@ -115,8 +122,29 @@ struct FloorKafkaFeed: FloorEventSource {
         }
     }
 
-    private func consume(_ consumer: KafkaConsumer, partitions: [TopicPartition], sink: FloorFeedSink) async throws {
-        let cutoff = rebuildStart(now: Date())
+    /// Where each partition's window starts, by timestamp; partitions the broker cannot place
+    /// are absent (read from the beginning).
+    private func startOffsets(
+        _ consumer: KafkaConsumer, partitions: [TopicPartition], cutoff: Int64
+    ) async -> [TopicPartition: Int64] {
+        do {
+            let found = try await consumer.offsets(
+                forTimestamps: Dictionary(uniqueKeysWithValues: partitions.map { ($0, cutoff) }), timeout: .seconds(10))
+            let starts = found.compactMapValues { $0 }
+            logger.info(
+                "floor rebuild: \(starts.count) of \(partitions.count) partitions start at the window by timestamp")
+            return starts
+        } catch {
+            logger.warning(
+                "floor rebuild: offsets by timestamp failed (\(error)); reading every partition from the start")
+            return [:]
+        }
+    }
+
+    private func consume(
+        _ consumer: KafkaConsumer, partitions: [TopicPartition], starts: [TopicPartition: Int64], cutoff: Int64,
+        sink: FloorFeedSink
+    ) async throws {
         var targets: [TopicPartition: Int64] = [:]
         var positions: [TopicPartition: Int64] = [:]
         var caughtUp = false
@@ -143,7 +171,7 @@ struct FloorKafkaFeed: FloorEventSource {
                 for partition in partitions where targets[partition] == nil {
                     if let marks = try await consumer.watermarks(partition) {
                         targets[partition] = marks.high
-                        if positions[partition] == nil { positions[partition] = marks.low }
+                        if positions[partition] == nil { positions[partition] = max(marks.low, starts[partition] ?? 0) }
                     }
                 }
                 let pending = partitions.filter { partition in
