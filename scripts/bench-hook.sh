@@ -82,7 +82,7 @@ log "warm-up (2 s)"
 wrk -t1 -c16 -d2s -s "$work/post.lua" "$hook" >/dev/null
 
 compiler=$(command -v cc || command -v gcc || command -v clang) || { echo "no C compiler (cc, gcc or clang)" >&2; exit 1; }
-"$compiler" -O2 -Wall -o "$work/fixed-rate" scripts/tools/fixed-rate.c
+"$compiler" -O2 -Wall -o "$work/fixed-rate" scripts/tools/fixed-rate.c -lm
 figure() { grep -o "$1=[0-9.]*" "$2" | cut -d= -f2; }
 
 log "fixed rate: 5,000 requests/s for 10 s after a 2 s warm-up (fixed-rate, 32 keep-alive connections)"
@@ -93,7 +93,8 @@ ticks_after=$(cpu_ticks)
 p99_ms=$(figure p99_ms "$work/fixed.txt")
 rate=$(figure rate "$work/fixed.txt")
 # Server CPU per answered request (warm-up included): independent of how busy the machine is.
-cpu_us=$(python3 -c "print(f'{($ticks_after - $ticks_before) / $(getconf CLK_TCK) / 60000 * 1e6:.0f}')")
+answered=$(( $(figure sent "$work/fixed.txt") + 5000 * 2 ))  # the measured requests and the warm-up
+cpu_us=$(python3 -c "print(f'{($ticks_after - $ticks_before) / $(getconf CLK_TCK) / $answered * 1e6:.0f}')")
 log "server CPU during the fixed-rate run: ${cpu_us} µs per request"
 
 log "reference: the static GET /v1/ping at the same fixed rate, to separate the server's work from the harness"

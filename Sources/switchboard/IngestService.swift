@@ -67,6 +67,20 @@ struct IngestService: Service {
         }
     }
 
+    /// The ingest consumer's librdkafka defaults (`SWITCHBOARD_KAFKA_PROPERTIES` wins).
+    ///
+    /// Larger fetches and a short fetch wait keep the prefetch queue full enough to feed the
+    /// writers (measured with `make bench-ingest`). A fetch response may exceed `fetch.max.bytes`
+    /// by up to a partition's batch, and librdkafka drops the connection (and fetches the same
+    /// again, forever) when a response exceeds `receive.message.max.bytes`, which it otherwise
+    /// sets to `fetch.max.bytes` + 512: with 256 partitions the worker stalled that way. The
+    /// receive limit therefore has room for the overshoot.
+    static let consumerProperties = [
+        "fetch.max.bytes": String(100 << 20),
+        "receive.message.max.bytes": String(200 << 20),
+        "fetch.wait.max.ms": "20",
+    ]
+
     /// One consumer's life: join, consume until shutdown or failure, leave.
     private func consumeOnce() async throws {
         let reference = ConsumerReference()
@@ -81,10 +95,7 @@ struct IngestService: Service {
                 common: KafkaConfiguration(
                     bootstrapServers: bootstrap,
                     clientID: "switchboard-ingest",
-                    // Larger fetches and a short fetch wait keep the prefetch queue full enough
-                    // to feed the writers (measured with `make bench-ingest`); settings win.
-                    properties: ["fetch.max.bytes": "104857600", "fetch.wait.max.ms": "20"]
-                        .merging(settings.kafkaProperties) { $1 }
+                    properties: Self.consumerProperties.merging(settings.kafkaProperties) { $1 }
                 ),
                 groupID: settings.ingestGroup,
                 sessionTimeoutMilliseconds: settings.kafkaSessionTimeoutMilliseconds,

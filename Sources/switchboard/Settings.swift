@@ -39,7 +39,8 @@ struct Settings: Sendable {
     var hookTokens: [String]
     /// `SWITCHBOARD_HOOK_HMAC_SECRET`: the shared secret of HMAC-SHA256 hook signatures
     /// (`X-Switchboard-Timestamp`, `X-Switchboard-Signature: sha256=<hex>`); empty for none.
-    /// Comma-separated secrets are all accepted (a rotation: `new,old`).
+    /// `SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET`: during a rotation, the old secret, still accepted
+    /// until every caller signs with the new one. Both are used exactly as given (no trimming).
     var hookHMACSecrets: [String]
     /// `SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS`: how far a signature's timestamp may be from the
     /// server's clock (default 300).
@@ -124,8 +125,9 @@ struct Settings: Sendable {
         flowsPollIntervalMilliseconds = try integer("SWITCHBOARD_FLOWS_POLL_INTERVAL_MS", 1000, range: 100...600_000)
         hookTokens = string("SWITCHBOARD_HOOK_TOKENS", "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        hookHMACSecrets = string("SWITCHBOARD_HOOK_HMAC_SECRET", "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        hookHMACSecrets = [
+            string("SWITCHBOARD_HOOK_HMAC_SECRET", ""), string("SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", ""),
+        ].filter { !$0.isEmpty }
         hookReplayWindowSeconds = try integer("SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS", 300, range: 1...86_400)
         consoleTokens = string("SWITCHBOARD_CONSOLE_TOKENS", "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -228,11 +228,32 @@ struct FloorStreamTests {
                 #expect(body.contains(#""error":"unauthorized""#), "\(body)")
                 #expect(body.contains("console token"), "\(body)")
             }
-            // Any refused upgrade says why, as the router would without the upgrade.
+            // An upgrade the router refuses says why, as the router would without the upgrade.
             let elsewhere = try RawStreamClient(port: port, path: "/nowhere", webSocket: true)
             try await elsewhere.readHead()
             #expect(elsewhere.status == 404)
             #expect(try await elsewhere.readBody().contains(#""error":"not_found""#))
+            // Only a connection's first request is an upgrade attempt: on a keep-alive connection
+            // later `Upgrade` requests are ordinary ones, answered by the router as they are, and
+            // the connection keeps working. (With `Connection: Upgrade` too, NIO's parser stops
+            // reading the connection after that request, so it would be the last one.)
+            let keepAlive = try RawStreamClient(port: port, path: "/v1/floor/today?token=s3cret", webSocket: false)
+            try await keepAlive.readHead()
+            #expect(keepAlive.status == 200)
+            _ = try await keepAlive.readBody()
+            for round in 0..<5 {
+                try keepAlive.sendRequest([
+                    "GET /v1/floor/stream HTTP/1.1", "Host: 127.0.0.1", "Upgrade: WebSocket",
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+                ])
+                try await keepAlive.readHead()
+                #expect(keepAlive.status == 401, "round \(round)")
+                #expect(try await keepAlive.readBody().contains(#""error":"unauthorized""#))
+            }
+            try keepAlive.sendRequest(["GET /v1/floor/today?token=s3cret HTTP/1.1", "Host: 127.0.0.1"])
+            try await keepAlive.readHead()
+            #expect(keepAlive.status == 200)
+            #expect(try await keepAlive.readBody().contains(#""dayType""#))
             try await client.execute(uri: "/v1/floor/stream", method: .get) { #expect($0.status == .unauthorized) }
             let sse = try RawStreamClient(port: port, path: "/v1/floor/events", webSocket: false)
             try await sse.readHead()

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -110,7 +111,7 @@ static void send_on(int index, int64_t due, int recorded) {
             struct timespec pause = {0, 10000};
             nanosleep(&pause, NULL);
         } else {
-            errors++;
+            if (recorded) errors++;
             reopen(index);
             idle[idle_count++] = index;
             return;
@@ -143,15 +144,20 @@ static void release(int index) {
     }
 }
 
-// Parses the answer in the buffer; returns 1 when it is complete (and counted).
+// Parses the answer in the buffer; returns 1 when it is complete (and counted), 2 when complete
+// and the server said `Connection: close` (the connection must be replaced before reuse).
 static int complete_answer(Connection *c, int64_t now) {
     c->buffer[c->filled < READ_BUFFER ? c->filled : READ_BUFFER - 1] = 0;
     char *end = memmem(c->buffer, c->filled, "\r\n\r\n", 4);
     if (!end) return 0;
     size_t header_length = (size_t)(end - c->buffer) + 4;
     long content_length = -1;
+    int closing = 0;
     for (char *line = strstr(c->buffer, "\r\n"); line && line < end; line = strstr(line + 2, "\r\n")) {
         if (strncasecmp(line + 2, "content-length:", 15) == 0) content_length = strtol(line + 17, NULL, 10);
+        if (strncasecmp(line + 2, "connection:", 11) == 0 && strcasestr(line + 13, "close") != NULL &&
+            strcasestr(line + 13, "close") < strstr(line + 2, "\r\n"))
+            closing = 1;
     }
     if (content_length < 0) {
         fprintf(stderr, "fixed-rate: an answer without Content-Length\n");
@@ -163,7 +169,7 @@ static int complete_answer(Connection *c, int64_t now) {
         if (status >= 200 && status < 300) ok++; else non2xx++;
         if (latency_count < latency_capacity) latencies[latency_count++] = now - c->due;
     }
-    return 1;
+    return closing ? 2 : 1;
 }
 
 static int compare(const void *a, const void *b) {
@@ -173,7 +179,9 @@ static int compare(const void *a, const void *b) {
 
 static double percentile(double p) {
     if (latency_count == 0) return 0;
-    size_t rank = (size_t)(p * (double)latency_count);
+    // Nearest rank: the smallest value with at least p of the samples at or below it.
+    size_t rank = (size_t)ceil(p * (double)latency_count);
+    rank = rank == 0 ? 0 : rank - 1;
     if (rank >= latency_count) rank = latency_count - 1;
     return (double)latencies[rank] / 1e6;
 }
@@ -216,20 +224,23 @@ int main(int argc, char **argv) {
         if (fread(body, 1, body_length, f) != body_length) die("read body");
         fclose(f);
     }
-    request = malloc(body_length + 1024 + strlen(path));
-    if (body) {
-        request_length = (size_t)sprintf(request,
-            "POST %s HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
-            path, host, port, type, body_length);
-        memcpy(request + request_length, body, body_length);
-        request_length += body_length;
-    } else {
-        request_length = (size_t)sprintf(request, "GET %s HTTP/1.1\r\nHost: %s:%d\r\n\r\n", path, host, port);
-    }
-
     address.sin_family = AF_INET;
     address.sin_port = htons((uint16_t)port);
     if (inet_pton(AF_INET, host, &address.sin_addr) != 1) usage();
+    const char *head_format = body ? "POST %s HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: %s\r\nContent-Length: %zu\r\n\r\n"
+                                   : "GET %s HTTP/1.1\r\nHost: %s:%d\r\n\r\n";
+    int head_length = body ? snprintf(NULL, 0, head_format, path, host, port, type, body_length)
+                           : snprintf(NULL, 0, head_format, path, host, port);
+    if (head_length < 0) die("snprintf");
+    request = malloc((size_t)head_length + body_length + 1);
+    if (!request) die("malloc");
+    if (body) {
+        snprintf(request, (size_t)head_length + 1, head_format, path, host, port, type, body_length);
+        memcpy(request + head_length, body, body_length);
+    } else {
+        snprintf(request, (size_t)head_length + 1, head_format, path, host, port);
+    }
+    request_length = (size_t)head_length + body_length;
 
     latency_capacity = (size_t)(rate * seconds) + 16;
     latencies = malloc(latency_capacity * sizeof *latencies);
@@ -267,8 +278,10 @@ int main(int argc, char **argv) {
             if (measured_end == 0) measured_end = start + (int64_t)total * interval;
             if (in_flight == 0 && backlog_head == backlog_tail) break;
             if (now > measured_end + drain_deadline_after) {
-                errors += (uint64_t)in_flight + (backlog_tail - backlog_head);
-                fprintf(stderr, "fixed-rate: %d answers still missing 5 s after the last request\n", in_flight);
+                uint64_t missing = (uint64_t)in_flight + (backlog_tail - backlog_head);
+                errors += missing;
+                fprintf(stderr, "fixed-rate: %llu answers still missing 5 s after the last request\n",
+                        (unsigned long long)missing);
                 break;
             }
         } else {
@@ -292,7 +305,9 @@ int main(int argc, char **argv) {
                 ssize_t got = read(c->fd, c->buffer + c->filled, READ_BUFFER - 1 - c->filled);
                 if (got > 0) {
                     c->filled += (size_t)got;
-                    if (c->busy && complete_answer(c, now)) {
+                    int complete = c->busy ? complete_answer(c, now) : 0;
+                    if (complete == 2) reopen((int)index);
+                    if (complete) {
                         release((int)index);
                         break;
                     }
@@ -300,12 +315,14 @@ int main(int argc, char **argv) {
                         fprintf(stderr, "fixed-rate: an answer larger than %d bytes\n", READ_BUFFER);
                         exit(4);
                     }
+                } else if (got < 0 && errno == EINTR) {
+                    continue;
                 } else if (got < 0 && errno == EAGAIN) {
                     break;
                 } else {
                     // The server closed the connection (or it failed): the request in flight is lost.
                     if (c->busy) {
-                        errors++;
+                        if (c->recorded) errors++;
                     } else {
                         for (int k = 0; k < idle_count; k++)
                             if (idle[k] == (int)index) { idle[k] = idle[--idle_count]; break; }

@@ -10,7 +10,8 @@
 /// `42`, `1.5e3`, `true`), because IVR builders often do; `null` reads as absent. With duplicate
 /// keys the last one wins. The body is read with the module's strict JSON scanner (a few
 /// microseconds for Connect's 1–2 KB event, against about 15 with `JSONDecoder`): the hook
-/// answers while the caller hears silence.
+/// answers while the caller hears silence. It is as strict as PostgreSQL's `jsonb`: `\u0000`,
+/// unpaired surrogate escapes and invalid UTF-8 are refused (400).
 public struct HookCall: Hashable, Sendable {
     /// An explicit store id (plain shape only; Connect passes it as a parameter).
     public var storeId: String?

@@ -7,8 +7,10 @@ import Logging
 /// call can be followed from the IVR platform or a proxy; otherwise Hummingbird's generated id
 /// is used. Either way it is the `hb.request.id` metadata of every log line written through the
 /// request's logger (`"hb.request.id"` in JSON logs) and the `X-Request-ID` header of the answer,
-/// errors included. Each request is also logged once at `debug` level (method, path without its
-/// query, which may carry a token; status; milliseconds).
+/// errors included (not the library's own answers to WebSocket upgrades it refuses before
+/// routing). Each request is also logged once at `debug` level (method, path without its query,
+/// which may carry a token; status; milliseconds until the response head was ready, so about 0
+/// for a stream).
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

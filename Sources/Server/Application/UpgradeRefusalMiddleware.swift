@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 import NIOHTTP1
 
@@ -11,7 +12,10 @@ import NIOHTTP1
 /// no option to change it. So, when the rest of the router refuses a WebSocket upgrade request,
 /// this middleware installs an ``UpgradeRefusalHandler`` carrying the router's response in the
 /// connection's pipeline before it answers; the handler writes that response in place of the `400`.
-/// Upgrades that go ahead, and every other request, are untouched.
+/// Upgrades that go ahead, and every other request, are untouched. Only a connection's first
+/// request is an upgrade attempt (NIO's upgrade handler then leaves the pipeline); an `Upgrade`
+/// header on a later request of a keep-alive connection is an ordinary request, answered by the
+/// router as it is, and nothing is installed for it.
 ///
 /// - Important: Add it before every other middleware, so that it sees the response
 ///   ``ErrorMiddleware`` made of a thrown error.
@@ -43,6 +47,11 @@ struct UpgradeRefusalMiddleware: RouterMiddleware {
         // the library adds for the refused connection.
         let channel = context.channel
         try await channel.eventLoop.submit {
+            // Past the upgrade attempt the library has added its HTTP/1 connection handler:
+            // the router's answer goes out as it is.
+            guard (try? channel.pipeline.syncOperations.handler(type: HTTPConnectionStateHandler.self)) == nil else {
+                return
+            }
             try channel.pipeline.syncOperations.addHandler(UpgradeRefusalHandler(head: head, body: body))
         }.get()
         return response

@@ -37,8 +37,13 @@ struct FlowDirectory: Sendable {
         var entries: [Entry] = []
         for name in names.sorted() where !name.hasPrefix(".") && (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) {
             var status = stat()
-            // `stat`, not `lstat`: follow links to the file itself. A dangling link is skipped.
-            guard stat(filePath(name), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            // `stat`, not `lstat`: follow links to the file itself. A link to nothing is an error
+            // (the reload is refused and the last good set keeps serving), not a missing file.
+            guard stat(filePath(name), &status) == 0 else {
+                throw FlowDirectoryError(
+                    "cannot read \(filePath(name)): \(String(cString: strerror(errno))); fix: make it a readable file")
+            }
+            guard (status.st_mode & S_IFMT) == S_IFREG else { continue }
             entries.append(
                 Entry(
                     name: name,

@@ -94,7 +94,10 @@ public struct HookRoutes: RouteProvider {
             logger.debug("hook body refused: \(error.reason)")
             return (HookResponses.badRequest(error.reason), "error")
         }
-        if let contactId = call.contactId { logger[metadataKey: "contact_id"] = .string(contactId) }
+        // Only an id that is safe on a log line (a Connect contact id is a UUID).
+        if let contactId = call.contactId, RequestIDMiddleware<SwitchboardRequestContext>.isAcceptable(contactId) {
+            logger[metadataKey: "contact_id"] = .string(contactId)
+        }
         let instant: Date
         if let at = call.at {
             do {

@@ -69,6 +69,12 @@ final class RawStreamClient {
 
     deinit { close(socket) }
 
+    /// Sends another request on the same (keep-alive) connection; read its answer with
+    /// ``readHead(timeout:)`` and ``readBody(timeout:)`` once the previous one was read whole.
+    func sendRequest(_ lines: [String]) throws {
+        try send(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8))
+    }
+
     /// Reads the response head (status and headers).
     func readHead(timeout: Duration = .seconds(5)) async throws {
         let deadline = ContinuousClock.now + timeout
@@ -76,6 +82,7 @@ final class RawStreamClient {
             if let end = find([13, 10, 13, 10], in: raw) {
                 let head = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
                 raw.removeFirst(end + 4)
+                headers = [:]
                 status = Int(head[0].split(separator: " ")[1]) ?? 0
                 for line in head.dropFirst() {
                     guard let colon = line.firstIndex(of: ":") else { continue }

@@ -5,6 +5,10 @@ import Testing
 
 @testable import Server
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite("Flow store: reload on change, refuse invalid sets")
 struct FlowStoreTests {
     typealias F = HookFixtures
@@ -81,11 +85,18 @@ struct FlowStoreTests {
         // atomic rename of a new link over `..data`. No `name.yaml` link changes.
         try manager.copyItem(atPath: volume + "/..2026_11_22_01", toPath: volume + "/..2026_11_22_02")
         let edited = volume + "/..2026_11_22_02/stores.yaml"
-        let before = try manager.attributesOfItem(atPath: volume + "/..2026_11_22_01/stores.yaml")
+        var before = stat()
+        #expect(stat(volume + "/..2026_11_22_01/stores.yaml", &before) == 0)
         let text = try String(contentsOfFile: edited, encoding: .utf8)
         try text.replacingOccurrences(of: "鮨 はる 銀座", with: "鮨 なつ 銀座").write(
             toFile: edited, atomically: false, encoding: .utf8)
-        try manager.setAttributes([.modificationDate: before[.modificationDate]!], ofItemAtPath: edited)
+        // The old file's exact modification time (nanoseconds), so only the inode tells them apart.
+        let times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, edited, times, 0) == 0)
+        var after = stat()
+        #expect(stat(edited, &after) == 0)
+        #expect(after.st_size == before.st_size)
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
         try manager.createSymbolicLink(atPath: volume + "/..data_tmp", withDestinationPath: "..2026_11_22_02")
         #expect(rename(volume + "/..data_tmp", volume + "/..data") == 0)
         try manager.removeItem(atPath: volume + "/..2026_11_22_01")
@@ -98,6 +109,25 @@ struct FlowStoreTests {
         guard case .unchanged = store.reload() else {
             Issue.record("an unchanged ConfigMap was reloaded")
             return
+        }
+    }
+
+    @Test("a link to nothing in flows/ is refused like an unreadable file; the last good set keeps serving")
+    func danglingLink() async throws {
+        try await withFlowsCopy { directory in
+            let store = FlowStore(directory: directory)
+            guard case .loaded(let first) = store.reload() else {
+                Issue.record("the shipped flows did not load")
+                return
+            }
+            try FileManager.default.createSymbolicLink(
+                atPath: directory + "/extra.yaml", withDestinationPath: directory + "/gone.yaml")
+            guard case .refused(let reason) = store.reload() else {
+                Issue.record("a dangling link was not refused")
+                return
+            }
+            #expect(reason.contains("extra.yaml"), "\(reason)")
+            #expect(store.current === first)
         }
     }
 
