@@ -41,17 +41,20 @@ struct ImportTests {
             let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             #expect(status == 0, "import exits 0:\n\(output)")
             #expect(output.contains("imported 42 records"))
-            #expect(try await IngestProcessTests.count(client, "SELECT count(*) FROM contact_record") == 30)
             #expect(
-                try await IngestProcessTests.count(
+                try await WorkerProcessSuites.IngestProcessTests.count(client, "SELECT count(*) FROM contact_record")
+                    == 30)
+            #expect(
+                try await WorkerProcessSuites.IngestProcessTests.count(
                     client, "SELECT count(*) FROM contact_record WHERE attributes->>'version' = '2'")
                     == 10
             )
             #expect(
-                try await IngestProcessTests.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record")
+                try await WorkerProcessSuites.IngestProcessTests.count(
+                    client, "SELECT sum(versions_seen)::bigint FROM contact_record")
                     == 41)
             #expect(
-                try await IngestProcessTests.count(
+                try await WorkerProcessSuites.IngestProcessTests.count(
                     client, "SELECT count(*) FROM dead_letter WHERE topic = 'import:a.json'") == 1)
         }
     }
