@@ -150,7 +150,7 @@ struct FloorStreamTests {
         }
     }
 
-    @Test("a WebSocket client that stops reading gets a fresh snapshot later; another client gets every delta at once")
+    @Test("a WebSocket client that stops reading gets a fresh snapshot later; another client gets every delta meanwhile")
     func slowClientIsResnapshotted() async throws {
         try await withFloorServer(queue: 16) { publisher, port, _ in
             // Agents with long names make each delta big, so kernel buffers fill quickly.
@@ -163,19 +163,19 @@ struct FloorStreamTests {
             // The sequence number of the snapshot (a tick may have published before the clients came).
             let base = fastModel.seq ?? 0
 
-            var worstLatency = Duration.zero
+            // Each change is published only after the fast client received the previous one, while
+            // the slow client reads nothing: if the slow client's full socket held up the
+            // publisher, the fast client would stop receiving (nextMessage times out). No timing
+            // threshold: the order of events is the proof.
             let changes = 1_500
             for index in 1...changes {
-                let started = ContinuousClock.now
                 await publisher.ingest([
                     E.agent(index % 50, status: "\(wide)-\(index)", type: .custom, at: Double(index))
                 ])
                 try fastModel.apply(try await nextMessage(fast))
-                worstLatency = max(worstLatency, ContinuousClock.now - started)
             }
             #expect(fastModel.snapshots == 1)
             #expect(fastModel.deltas == Array((base + 1)...(base + UInt64(changes))))
-            #expect(worstLatency < .seconds(1), "the fast client waited \(worstLatency) for one delta")
 
             // The slow client reads again: after what the socket buffers held, a snapshot
             // arrives, and from it the view is current.
