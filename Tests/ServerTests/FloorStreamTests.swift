@@ -150,7 +150,8 @@ struct FloorStreamTests {
         }
     }
 
-    @Test("a WebSocket client that stops reading gets a fresh snapshot later; another client gets every delta meanwhile")
+    @Test(
+        "a WebSocket client that stops reading gets a fresh snapshot later; another client gets every delta meanwhile")
     func slowClientIsResnapshotted() async throws {
         try await withFloorServer(queue: 16) { publisher, port, _ in
             // Agents with long names make each delta big, so kernel buffers fill quickly.
