@@ -38,10 +38,7 @@ log "starting console-demo on 127.0.0.1:$port"
 SWITCHBOARD_LOG_LEVEL=warning "$binary" console-demo --empty --http-port "$port" >"$serverlog" 2>&1 &
 server=$!
 trap 'kill -INT "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 1 150); do
-    curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && break
-    sleep 0.2
-done
+wait_ready "http://127.0.0.1:$port/ready" 30 "$server" || true
 bootstrap=$(sed -n 's/^KAFKA_BOOTSTRAP=//p' "$serverlog" | head -n 1)
 [ -n "$bootstrap" ] || { cat "$serverlog"; echo "console-demo did not start" >&2; exit 1; }
 

@@ -57,11 +57,7 @@ SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT=$port SWITCHBOARD_FLOWS_DI
     SWITCHBOARD_LOG_LEVEL=warning SWITCHBOARD_HOOK_TOKENS= SWITCHBOARD_HOOK_HMAC_SECRET= \
     "$binary" bench-hook-serve >"$work/server.log" 2>&1 &
 server=$!
-for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-curl -sf "http://127.0.0.1:$port/ready" >/dev/null || { cat "$work/server.log"; echo "server not ready" >&2; exit 1; }
+wait_ready "http://127.0.0.1:$port/ready" 10 "$server" || { cat "$work/server.log"; echo "server not ready" >&2; exit 1; }
 
 # The Connect event of a real call: the store comes from the dialed number, `at` is now.
 cat >"$work/connect.json" <<'JSON'

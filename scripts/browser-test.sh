@@ -85,13 +85,7 @@ SWITCHBOARD_CONSOLE_TOKENS="$token" SWITCHBOARD_LOG_LEVEL=warning \
 server=$!
 
 # Ready means the floor has caught up with the embedded Kafka; the demo floor follows it.
-ready=""
-for _ in $(seq 1 300); do
-    kill -0 "$server" 2>/dev/null || break
-    curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && { ready=yes; break; }
-    sleep 0.1
-done
-if [ -z "$ready" ]; then
+if ! wait_ready "http://127.0.0.1:$port/ready" 30 "$server"; then
     cat "$artifacts/server.log" >&2
     echo "console-demo never became ready on 127.0.0.1:$port" >&2
     exit 1

@@ -43,12 +43,10 @@ cleanup() {
 trap cleanup EXIT
 
 log "waiting for $base/ready (building first if needed)"
-for _ in $(seq 1 900); do
-    curl -fsS "$base/ready" >/dev/null 2>&1 && break
+if ! wait_ready "$base/ready" 900 "$runner"; then
     kill -0 "$runner" 2>/dev/null || fail "scripts/run.sh exited before ready"
-    sleep 1
-done
-curl -fsS "$base/ready" >/dev/null || fail "/ready never answered 200"
+    fail "/ready never answered 200"
+fi
 
 count_rows() {
     psql -h 127.0.0.1 -p "$pg_port" -U postgres -d switchboard -qAt -c "SELECT count(*) FROM contact_record"

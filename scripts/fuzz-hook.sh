@@ -40,11 +40,7 @@ SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT=$port SWITCHBOARD_FLOWS_DI
     SWITCHBOARD_LOG_LEVEL=error SWITCHBOARD_HOOK_TOKENS="$token" SWITCHBOARD_HOOK_HMAC_SECRET="$secret" \
     "$binary" bench-hook-serve >"$work/server.log" 2>&1 &
 server=$!
-for _ in $(seq 1 100); do
-    curl -sf "$base/ready" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-curl -sf "$base/ready" >/dev/null || { cat "$work/server.log"; echo "server not ready" >&2; exit 1; }
+wait_ready "$base/ready" 10 "$server" || { cat "$work/server.log"; echo "server not ready" >&2; exit 1; }
 
 status=0
 if ! command -v schemathesis >/dev/null 2>&1; then

@@ -34,6 +34,18 @@ free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
+# Waits until URL answers 2xx, for at most SECONDS; with PID, gives up as soon as that process is
+# gone. Returns 0 once ready, 1 otherwise.
+wait_ready() {
+    local url="$1" pid="${3:-}" deadline=$((SECONDS + $2))
+    while [ "$SECONDS" -lt "$deadline" ]; do
+        curl -fsS "$url" >/dev/null 2>&1 && return 0
+        if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
+        sleep 0.1
+    done
+    curl -fsS "$url" >/dev/null 2>&1
+}
+
 # Runs a PostgreSQL server binary as the owner of the data folder (initdb refuses root).
 as_postgres_owner() {
     if [ "$(id -u)" -eq 0 ]; then
