@@ -51,13 +51,7 @@ struct KafkaGroupTests {
 
     @Test("all brokers down for 5 s and back: nothing lost, the consumer resumes")
     func brokersDownAndBack() async throws {
-        let cluster = try EmbeddedKafkaCluster(brokers: 3, logger: testLogger("cluster"))
-        try cluster.createTopic("outage", partitions: 3)
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(
-                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
-            logger: testLogger("producer")
-        )
+        let (cluster, producer) = try clusterWithProducer(brokers: 3, topic: "outage", partitions: 3)
         // The session times out during the outage and the member re-joins: it must resume after
         // what it processed, as the ingest does with offsets kept in PostgreSQL.
         let offsets = InMemoryOffsetStore()

@@ -6,13 +6,7 @@ import Testing
 struct KafkaRoundTripTests {
     @Test("10,000 keyed records over 6 partitions arrive complete and in order per partition")
     func tenThousandRecords() async throws {
-        let cluster = try EmbeddedKafkaCluster(brokers: 3, logger: testLogger("cluster"))
-        try cluster.createTopic("roundtrip", partitions: 6)
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(
-                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
-            logger: testLogger("producer")
-        )
+        let (cluster, producer) = try clusterWithProducer(brokers: 3, topic: "roundtrip", partitions: 6)
         let total = 10_000
         for index in 0..<total {
             // Every 1,000th record is a tombstone: a null value must survive the trip.
@@ -68,13 +62,7 @@ struct KafkaRoundTripTests {
 
     @Test("a consumer assigned application-supplied offsets begins exactly there")
     func startsAtSuppliedOffsets() async throws {
-        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: testLogger("cluster"))
-        try cluster.createTopic("offsets", partitions: 2)
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(
-                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
-            logger: testLogger("producer")
-        )
+        let (cluster, producer) = try clusterWithProducer(topic: "offsets", partitions: 2)
         for index in 0..<100 {
             try await producer.enqueue(
                 topic: "offsets", partition: Int32(index % 2), key: nil, value: bytes("\(index)"))
@@ -114,13 +102,7 @@ struct KafkaRoundTripTests {
 
     @Test("offsets by timestamp: one answer per partition asked; the mock places none, an unknown partition throws")
     func offsetsForTimestamps() async throws {
-        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: testLogger("cluster"))
-        try cluster.createTopic("timed", partitions: 3)
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(
-                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
-            logger: testLogger("producer")
-        )
+        let (cluster, producer) = try clusterWithProducer(topic: "timed", partitions: 3)
         for index in 0..<30 {
             try await producer.enqueue(topic: "timed", partition: Int32(index % 3), key: nil, value: bytes("\(index)"))
         }

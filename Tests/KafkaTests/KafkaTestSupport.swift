@@ -9,6 +9,20 @@ func testLogger(_ label: String) -> Logger {
     return logger
 }
 
+/// An embedded cluster with one topic, and a producer connected to it (close it when done).
+func clusterWithProducer(
+    brokers: Int = 1, topic: String, partitions: Int
+) throws -> (cluster: EmbeddedKafkaCluster, producer: KafkaProducer) {
+    let cluster = try EmbeddedKafkaCluster(brokers: brokers, logger: testLogger("cluster"))
+    try cluster.createTopic(topic, partitions: partitions)
+    let producer = try KafkaProducer(
+        configuration: KafkaProducerConfiguration(
+            common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
+        logger: testLogger("producer")
+    )
+    return (cluster, producer)
+}
+
 /// Consumer settings that let a group form quickly on the mock cluster (it needs > 2000 ms).
 func groupConsumerConfiguration(
     bootstrap: String,
