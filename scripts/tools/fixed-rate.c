@@ -153,11 +153,14 @@ static int complete_answer(Connection *c, int64_t now) {
     size_t header_length = (size_t)(end - c->buffer) + 4;
     long content_length = -1;
     int closing = 0;
-    for (char *line = strstr(c->buffer, "\r\n"); line && line < end; line = strstr(line + 2, "\r\n")) {
+    // Each header line starts after a CRLF; `next` is the CRLF that ends it.
+    for (char *line = strstr(c->buffer, "\r\n"), *next; line && line < end; line = next) {
+        next = strstr(line + 2, "\r\n");
         if (strncasecmp(line + 2, "content-length:", 15) == 0) content_length = strtol(line + 17, NULL, 10);
-        if (strncasecmp(line + 2, "connection:", 11) == 0 && strcasestr(line + 13, "close") != NULL &&
-            strcasestr(line + 13, "close") < strstr(line + 2, "\r\n"))
-            closing = 1;
+        if (strncasecmp(line + 2, "connection:", 11) == 0) {
+            char *token = strcasestr(line + 13, "close");
+            if (token && token < next) closing = 1;
+        }
     }
     if (content_length < 0) {
         fprintf(stderr, "fixed-rate: an answer without Content-Length\n");
