@@ -72,8 +72,21 @@ public struct KafkaConsumerConfiguration: Sendable {
             ("queued.max.messages.kbytes", "16384"),
         ]
         result += common.properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        // A fetch response may exceed `fetch.max.bytes` by up to a partition's batch, and
+        // librdkafka drops the connection (and fetches the same again, forever) when a response
+        // exceeds `receive.message.max.bytes`, which it otherwise raises only to fetch + 512.
+        // With a large fetch and 256 partitions an ingest worker stalled that way: unless the
+        // receive limit is given, it gets twice the fetch limit.
+        if common.properties["receive.message.max.bytes"] == nil, let fetch = common.properties["fetch.max.bytes"],
+            let bytes = Int(fetch), bytes > 0
+        {
+            result.append(("receive.message.max.bytes", String(min(bytes * 2, Self.receiveLimitMaximum))))
+        }
         return result
     }
+
+    /// librdkafka's upper bound for `receive.message.max.bytes`.
+    static let receiveLimitMaximum = 2_147_483_647
 }
 
 /// Settings of a ``KafkaProducer``.

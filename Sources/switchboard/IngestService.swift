@@ -70,14 +70,11 @@ struct IngestService: Service {
     /// The ingest consumer's librdkafka defaults (`SWITCHBOARD_KAFKA_PROPERTIES` wins).
     ///
     /// Larger fetches and a short fetch wait keep the prefetch queue full enough to feed the
-    /// writers (measured with `make bench-ingest`). A fetch response may exceed `fetch.max.bytes`
-    /// by up to a partition's batch, and librdkafka drops the connection (and fetches the same
-    /// again, forever) when a response exceeds `receive.message.max.bytes`, which it otherwise
-    /// sets to `fetch.max.bytes` + 512: with 256 partitions the worker stalled that way. The
-    /// receive limit therefore has room for the overshoot.
+    /// writers (measured with `make bench-ingest`). The binding keeps `receive.message.max.bytes`
+    /// above `fetch.max.bytes` (``KafkaConsumerConfiguration``), also when only the fetch limit
+    /// is overridden.
     static let consumerProperties = [
         "fetch.max.bytes": String(100 << 20),
-        "receive.message.max.bytes": String(200 << 20),
         "fetch.wait.max.ms": "20",
     ]
 
