@@ -10,7 +10,10 @@ let package = Package(
     name: "switchboard",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "switchboard", targets: ["switchboard"])
+        // The production binary: every role and its operator tools. Nothing else goes into the image.
+        .executable(name: "switchboard", targets: ["switchboard"]),
+        // Benchmarks, load generators and the console demo (`make bench-*`, the browser test).
+        .executable(name: "switchboard-bench", targets: ["SwitchboardBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -25,15 +28,22 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
-        // Pure core: contact-center models, decoders, the floor reducer. No I/O.
+        // Pure building blocks both cores share: the JSON writer, the civil-date algorithm,
+        // bounded backoff and deadlines. No I/O, no dependencies.
+        .target(
+            name: "Primitives",
+            swiftSettings: strict
+        ),
+        // Pure core: contact-center models, decoders, the floor reducer, the traffic simulation. No I/O.
         .target(
             name: "ContactCenter",
+            dependencies: ["Primitives"],
             swiftSettings: strict
         ),
         // Pure core: holiday calendar, operating hours, flows/ and their evaluator. No I/O.
         .target(
             name: "OperatingHours",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: ["Primitives", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
         // librdkafka's C API (Debian: librdkafka-dev).
@@ -48,11 +58,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Our librdkafka binding: producer, consumer, embedded mock cluster.
+        // Adapter: our librdkafka binding: producer, consumer, embedded mock cluster.
         .target(
             name: "Kafka",
             dependencies: [
                 "CRdKafka",
+                "Primitives",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -60,23 +71,25 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // PostgreSQL through postgres-nio: migrations, writers, offsets, dead letters, views.
+        // Adapter: PostgreSQL through postgres-nio: migrations, writers, offsets, dead letters, views.
         .target(
             name: "Storage",
             dependencies: [
                 "ContactCenter",
+                "Primitives",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
-        // HTTP: hook routes, console streams and page, health, readiness, metrics.
+        // Adapter: HTTP: hook routes, console streams and page, health, readiness, metrics.
         .target(
             name: "Server",
             dependencies: [
                 "ContactCenter",
                 "OperatingHours",
+                "Primitives",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -90,17 +103,18 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: strict
         ),
-        // The command line: wires the adapters together.
-        .executableTarget(
-            name: "switchboard",
+        // The roles (ingest, serve, dev, simulate, migrate): settings, the adapters wired together,
+        // one ServiceGroup per role; flows/ loading; the CTR import.
+        .target(
+            name: "Roles",
             dependencies: [
                 "CZlib",
                 "ContactCenter",
                 "OperatingHours",
+                "Primitives",
                 "Kafka",
                 "Storage",
                 "Server",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -110,34 +124,82 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "ContactCenterTests", dependencies: ["ContactCenter"], swiftSettings: strict),
+        // The command line: ArgumentParser commands that call the roles.
+        .executableTarget(
+            name: "switchboard",
+            dependencies: [
+                "Roles",
+                "OperatingHours",
+                "Storage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Seeded fixtures, process spawning, database bootstrap and metric oracles shared by the
+        // tests and the benchmarks (never linked into the product).
+        .target(
+            name: "SwitchboardTesting",
+            dependencies: [
+                "ContactCenter",
+                "Storage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Benchmarks, load generators and the console demo (`switchboard-bench`).
+        .executableTarget(
+            name: "SwitchboardBench",
+            dependencies: [
+                "Roles",
+                "SwitchboardTesting",
+                "ContactCenter",
+                "OperatingHours",
+                "Kafka",
+                "Storage",
+                "Server",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"], swiftSettings: strict),
+        .testTarget(
+            name: "ContactCenterTests",
+            dependencies: ["ContactCenter", "Primitives", "SwitchboardTesting"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "OperatingHoursTests", dependencies: ["OperatingHours"], swiftSettings: strict),
         .testTarget(
             name: "KafkaTests",
-            dependencies: ["Kafka", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Kafka", "SwitchboardTesting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "ContactCenter", "Kafka",
+                "Storage", "ContactCenter", "SwitchboardTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            swiftSettings: strict
-        ),
-        // End to end through the executable's wiring (`@testable import switchboard`).
-        .testTarget(
-            name: "SwitchboardTests",
-            dependencies: [
-                "switchboard", "Server", "Kafka", "ContactCenter",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "OperatingHours", "ContactCenter",
+                "Server", "Roles", "OperatingHours", "ContactCenter", "SwitchboardTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        // The roles in process: wiring, and end to end through `switchboard` processes.
+        .testTarget(
+            name: "RolesTests",
+            dependencies: [
+                "Roles", "Server", "Kafka", "Storage", "ContactCenter", "SwitchboardTesting",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -3,9 +3,9 @@
 #
 #   scripts/bench-console.sh [--clients N] [--rate EVENTS_PER_S] [--duration SECONDS]
 #
-# Builds switchboard in release mode, starts `switchboard console-demo --empty` (embedded Kafka,
+# Builds switchboard in release mode, starts `switchboard-bench console-demo --empty` (embedded Kafka,
 # the floor feed, the HTTP server; no PostgreSQL) on a free loopback port, then runs
-# `switchboard bench-console`: N WebSocket clients (default 500) on /v1/floor/stream while
+# `switchboard-bench bench-console`: N WebSocket clients (default 500) on /v1/floor/stream while
 # RATE agent events per second (default 2,000) are produced to Kafka for SECONDS (default 60).
 # Reports latency from produce to client receipt (p50/p99/max), deltas delivered vs expected,
 # and the server's CPU time and peak RSS. The last line is machine-readable:
@@ -26,9 +26,9 @@ done
 
 ensure_packages
 scratch=(${SWITCHBOARD_SCRATCH:+--scratch-path "$SWITCHBOARD_SCRATCH"})
-log "building switchboard (release)"
-swift build -c release "${scratch[@]}" --product switchboard
-binary="$(swift build -c release "${scratch[@]}" --show-bin-path)/switchboard"
+log "building switchboard-bench (release)"
+swift build -c release "${scratch[@]}" --product switchboard-bench
+binary="$(swift build -c release "${scratch[@]}" --show-bin-path)/switchboard-bench"
 
 ulimit -n 65536 2>/dev/null || ulimit -n 4096
 mkdir -p .artifacts

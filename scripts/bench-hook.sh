@@ -3,10 +3,10 @@
 #
 #   scripts/bench-hook.sh
 #
-# 1. builds `switchboard` in release mode (scratch path .build-release, or SWITCHBOARD_BENCH_SCRATCH);
-# 2. the evaluation micro-benchmark, pinned to one core: `switchboard bench-hook-eval`
+# 1. builds `switchboard-bench` in release mode (scratch path .build-release, or SWITCHBOARD_BENCH_SCRATCH);
+# 2. the evaluation micro-benchmark, pinned to one core: `switchboard-bench bench-hook-eval`
 #    (FlowSet.evaluate deciding the answer; JSON rendering reported separately);
-# 3. starts a release server with the shipped flows/ (`switchboard bench-hook-serve`: the hook,
+# 3. starts a release server with the shipped flows/ (`switchboard-bench bench-hook-serve`: the hook,
 #    no database or Kafka) on a free loopback port;
 # 4. a fixed rate of 5,000 requests/s of the Amazon Connect event for 10 s, p99, measured with
 #    scripts/tools/fixed-rate.c (an open-loop generator in C, built here with cc: requests are due
@@ -33,9 +33,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 scratch="${SWITCHBOARD_BENCH_SCRATCH:-.build-release}"
-log "building switchboard (release, $scratch)"
-swift build -c release --scratch-path "$scratch" --product switchboard
-binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/switchboard"
+log "building switchboard-bench (release, $scratch)"
+swift build -c release --scratch-path "$scratch" --product switchboard-bench
+binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/switchboard-bench"
 
 work=$(mktemp -d /tmp/switchboard-bench-hook.XXXXXX)
 server=""

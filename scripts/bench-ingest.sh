@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 ensure_packages
-log "building switchboard (release)"
+log "building switchboard and switchboard-bench (release)"
 swift build -c release --scratch-path .build-release --product switchboard
-binary="$(swift build -c release --scratch-path .build-release --show-bin-path)/switchboard"
+swift build -c release --scratch-path .build-release --product switchboard-bench
+binary="$(swift build -c release --scratch-path .build-release --show-bin-path)/switchboard-bench"
 
 workdir=$(mktemp -d /tmp/switchboard-bench.XXXXXX)
 chmod 755 "$workdir"

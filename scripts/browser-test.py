@@ -5,7 +5,7 @@
 
 Chromium must already run headless with `--remote-debugging-port=0 --user-data-dir=DIR`
 (scripts/browser-test.sh starts it and stops it). This script reads the port Chromium picked from
-DIR/DevToolsActivePort, opens a page, loads URL (the console of `switchboard console-demo`, whose
+DIR/DevToolsActivePort, opens a page, loads URL (the console of `switchboard-bench console-demo`, whose
 floor is fixed), and waits, inside the page, until the rendered DOM shows that floor: a
 MutationObserver re-reads the DOM on every change, so the check ends the moment the page is right,
 or when the deadline passes. Then it reports every check, saves a screenshot (console.png) and
@@ -30,7 +30,7 @@ import sys
 import time
 import urllib.parse
 
-# What `switchboard console-demo` produces (DemoFloorScene in Sources/switchboard/ConsoleDemoCommand.swift).
+# What `switchboard-bench console-demo` produces (DemoFloorScene in Sources/SwitchboardBench/ConsoleDemoCommand.swift).
 EXPECTED = {
     "tiles": {"available": "1", "onContact": "1", "afterContactWork": "1", "customStatus": "1", "offline": "1",
               "contactsWaiting": "2"},

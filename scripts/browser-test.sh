@@ -3,7 +3,7 @@
 #
 #   scripts/browser-test.sh
 #
-# Installs Debian's chromium when missing, starts `switchboard console-demo` (embedded Kafka, the
+# Installs Debian's chromium when missing, starts `switchboard-bench console-demo` (embedded Kafka, the
 # floor feed, a fixed demo floor; no PostgreSQL) on a free port with a console token, and starts
 # headless Chromium with the DevTools protocol on. scripts/browser-test.py then loads /console
 # and waits, inside the page, until the rendered DOM shows the demo floor (agent names, their
@@ -11,7 +11,7 @@
 # SWITCHBOARD_BROWSER_TIMEOUT seconds (30); it saves a screenshot and the DOM in
 # .artifacts/browser/. Exits non-zero on any mismatch, and when Chromium cannot run: it never skips.
 #
-# SWITCHBOARD_BINARY: the switchboard binary to serve (scripts/test.sh passes the one its tests
+# SWITCHBOARD_BENCH_BINARY: the switchboard-bench binary to serve (scripts/test.sh passes the one its tests
 # built); without it, this script builds one (SWITCHBOARD_BUILD: debug or release).
 #
 # Chromium runs in a process group of its own; the group and the server are stopped on every exit.
@@ -26,16 +26,16 @@ browser_binary=$(command -v chromium || command -v chromium-browser) || {
     exit 1
 }
 
-if [ -n "${SWITCHBOARD_BINARY:-}" ]; then
-    binary=$SWITCHBOARD_BINARY
+if [ -n "${SWITCHBOARD_BENCH_BINARY:-}" ]; then
+    binary=$SWITCHBOARD_BENCH_BINARY
 else
     configuration="${SWITCHBOARD_BUILD:-debug}"
     scratch=(${SWITCHBOARD_SCRATCH:+--scratch-path "$SWITCHBOARD_SCRATCH"})
-    log "building switchboard ($configuration)"
-    swift build -c "$configuration" "${scratch[@]}" --product switchboard
-    binary="$(swift build -c "$configuration" "${scratch[@]}" --show-bin-path)/switchboard"
+    log "building switchboard-bench ($configuration)"
+    swift build -c "$configuration" "${scratch[@]}" --product switchboard-bench
+    binary="$(swift build -c "$configuration" "${scratch[@]}" --show-bin-path)/switchboard-bench"
 fi
-[ -x "$binary" ] || { echo "no switchboard binary at $binary" >&2; exit 1; }
+[ -x "$binary" ] || { echo "no switchboard-bench binary at $binary" >&2; exit 1; }
 
 artifacts="$PWD/.artifacts/browser"
 mkdir -p "$artifacts"

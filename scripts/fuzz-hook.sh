@@ -4,7 +4,7 @@
 #   scripts/fuzz-hook.sh [--requests N]
 #
 # Builds `switchboard` (SWITCHBOARD_BUILD=debug|release, default debug), starts the hook alone
-# (`switchboard bench-hook-serve`, shipped flows/, a bearer token and an HMAC secret configured)
+# (`switchboard-bench bench-hook-serve`, shipped flows/, a bearer token and an HMAC secret configured)
 # on a free loopback port, then runs
 #   1. schemathesis against /openapi.yaml (installed with pip when missing; skipped if that
 #      fails), with the checks not_a_server_error, status_code_conformance,
@@ -19,9 +19,9 @@ source scripts/lib.sh
 
 configuration="${SWITCHBOARD_BUILD:-debug}"
 scratch="${SWITCHBOARD_FUZZ_SCRATCH:-.build}"
-log "building switchboard ($configuration, $scratch)"
-swift build -c "$configuration" --scratch-path "$scratch" --product switchboard
-binary="$(swift build -c "$configuration" --scratch-path "$scratch" --show-bin-path)/switchboard"
+log "building switchboard-bench ($configuration, $scratch)"
+swift build -c "$configuration" --scratch-path "$scratch" --product switchboard-bench
+binary="$(swift build -c "$configuration" --scratch-path "$scratch" --show-bin-path)/switchboard-bench"
 
 work=$(mktemp -d /tmp/switchboard-fuzz-hook.XXXXXX)
 server=""

@@ -41,6 +41,7 @@ scripts/validate-deploy.sh
 log "building and running the tests"
 swift build --build-tests
 export SWITCHBOARD_BINARY="$(swift build --show-bin-path)/switchboard"
+export SWITCHBOARD_BENCH_BINARY="$(swift build --show-bin-path)/switchboard-bench"
 swift test --skip-build "$@"
 
 log "real-browser test of the console (headless Chromium over the DevTools protocol)"

@@ -1,20 +1,40 @@
 /// An error of the storage adapter.
+///
+/// Like `PSQLError` (and the Kafka binding's `KafkaError`), a struct with an extensible ``Code``
+/// rather than an enum, so new kinds of failure do not break clients that switch over it.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        /// The configuration (URL, settings) is invalid.
-        public static let configuration = Code(name: "configuration")
-        /// A migration failed; the database is left at the previous version.
-        public static let migration = Code(name: "migration")
-        /// Another worker now owns the partition: the transaction was rolled back.
-        public static let fenced = Code(name: "fenced")
-        /// An operation did not finish within its deadline.
-        public static let timeout = Code(name: "timeout")
-        /// The requested row does not exist.
-        public static let notFound = Code(name: "notFound")
+        fileprivate enum Base: Hashable, Sendable {
+            case configuration
+            case migration
+            case fenced
+            case timeout
+            case notFound
+        }
 
-        public var description: String { name }
+        fileprivate let base: Base
+
+        /// The configuration (URL, settings) is invalid.
+        public static let configuration = Code(base: .configuration)
+        /// A migration failed; the database is left at the previous version.
+        public static let migration = Code(base: .migration)
+        /// Another worker now owns the partition: the transaction was rolled back.
+        public static let fenced = Code(base: .fenced)
+        /// An operation did not finish within its deadline.
+        public static let timeout = Code(base: .timeout)
+        /// The requested row does not exist.
+        public static let notFound = Code(base: .notFound)
+
+        public var description: String {
+            switch base {
+            case .configuration: "configuration"
+            case .migration: "migration"
+            case .fenced: "fenced"
+            case .timeout: "timeout"
+            case .notFound: "notFound"
+            }
+        }
     }
 
     /// What kind of failure this is.

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
-import Logging
 import OperatingHours
-import Server
+import Roles
 
 /// `switchboard calendar`: the holidays of one year as a table, or of a range of years as CSV.
 struct CalendarCommand: ParsableCommand {
@@ -67,19 +66,9 @@ struct CalendarCommand: ParsableCommand {
             }
             return JapaneseHolidayCalendar.standard
         }
-        let store = FlowStore(
-            directory: flows, logger: Logger(label: "flows", factory: { _ in SwiftLogNoOpLogHandler() }))
-        switch store.reload(force: true) {
-        case .loaded(let loaded):
-            guard let found = loaded.flows.calendars[calendar] else {
-                throw ValidationError("no calendar \"\(calendar)\" in \(flows)")
-            }
-            return found
-        case .refused(let message):
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-            throw ExitCode(1)
-        case .unchanged:
-            throw ExitCode(1)
+        guard let found = try FlowsCommand.load(flows).flows.calendars[calendar] else {
+            throw ValidationError("no calendar \"\(calendar)\" in \(flows)")
         }
+        return found
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import Logging
-import PostgresNIO
+import Roles
 import Storage
 
 /// `switchboard dlq list|replay`: inspect and replay the dead-letter table.
@@ -22,7 +21,9 @@ struct DeadLetterCommand: AsyncParsableCommand {
         var all = false
 
         func run() async throws {
-            try await withDatabase { client, logger in
+            let settings = try Settings()
+            LoggingSetup.bootstrap(settings)
+            try await OneShotDatabase.run(settings) { client, logger in
                 let entries = try await DeadLetterStore(client: client, logger: logger).list(
                     limit: limit, includeReplayed: all)
                 if entries.isEmpty {
@@ -50,7 +51,8 @@ struct DeadLetterCommand: AsyncParsableCommand {
 
         func run() async throws {
             let settings = try Settings()
-            try await withDatabase { client, logger in
+            LoggingSetup.bootstrap(settings)
+            try await OneShotDatabase.run(settings) { client, logger in
                 let result = try await DeadLetterStore(client: client, logger: logger).replay(
                     ids: ids.isEmpty ? nil : ids,
                     decoder: IngestDecoder(
@@ -59,20 +61,5 @@ struct DeadLetterCommand: AsyncParsableCommand {
                 print("replayed \(result.replayed), still invalid \(result.stillInvalid)")
             }
         }
-    }
-}
-
-/// Runs `body` with a connected client to the configured database (for one-shot commands).
-func withDatabase(_ body: @Sendable (PostgresClient, Logger) async throws -> Void) async throws {
-    let settings = try Settings()
-    LoggingSetup.bootstrap(settings)
-    let logger = Logger(label: "switchboard")
-    let database = try DatabaseConfiguration(url: settings.databaseURL)
-    let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { await client.run() }
-        defer { group.cancelAll() }
-        try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
-        try await body(client, logger)
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
-import Logging
 import OperatingHours
-import Server
+import Roles
 
 /// `switchboard flows`: check and preview the `flows/` the hook evaluates.
 struct FlowsCommand: ParsableCommand {
@@ -14,15 +13,10 @@ struct FlowsCommand: ParsableCommand {
 
     /// Loads a directory, or prints every problem (file, line, fix) and exits 1.
     static func load(_ directory: String) throws -> LoadedFlows {
-        let store = FlowStore(
-            directory: directory, logger: Logger(label: "flows", factory: { _ in SwiftLogNoOpLogHandler() }))
-        switch store.reload(force: true) {
-        case .loaded(let loaded):
-            return loaded
-        case .refused(let message):
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-            throw ExitCode(1)
-        case .unchanged:
+        do {
+            return try FlowStore.load(directory: directory)
+        } catch {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw ExitCode(1)
         }
     }

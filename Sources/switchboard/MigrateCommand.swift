@@ -1,6 +1,5 @@
 import ArgumentParser
-import Logging
-import PostgresNIO
+import Roles
 import Storage
 
 /// `switchboard migrate`: applies the schema's migrations and exits.
@@ -13,19 +12,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try Settings()
         LoggingSetup.bootstrap(settings)
-        let logger = Logger(label: "switchboard.migrate")
-        let database = try DatabaseConfiguration(url: settings.databaseURL)
-        let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            let migrator = Migrator(client: client, logger: logger)
-            let applied = try await migrator.migrate(SwitchboardSchema.migrations)
-            try await AnalystCalendar.sync(client: client, logger: logger)
-            print(
-                applied.isEmpty
-                    ? "schema is current (version \(try await migrator.currentVersion()))"
-                    : "applied migrations \(applied)")
-        }
+        let message = try await MigrateRole.run(settings)
+        print(message)
     }
 }

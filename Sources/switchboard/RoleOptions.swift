@@ -1,7 +1,8 @@
 import ArgumentParser
+import Roles
 
 /// The options every long-running role shares, and the start-up they have in common: settings
-/// from the environment with the command line's overrides, then logging.
+/// from the environment with the command line's overrides, then logging and metrics.
 struct RoleOptions: ParsableArguments {
     @Option(help: "Kafka bootstrap servers (overrides SWITCHBOARD_KAFKA_BOOTSTRAP).")
     var bootstrap: String?
@@ -22,5 +23,10 @@ struct RoleOptions: ParsableArguments {
         }
         LoggingSetup.bootstrap(settings)
         return settings
+    }
+
+    /// The role's context: these settings, logging and a metrics registry, bootstrapped once.
+    func context(requiringKafkaFor kafkaPurpose: String? = nil) throws -> RoleContext {
+        RoleContext.bootstrap(try settings(requiringKafkaFor: kafkaPurpose))
     }
 }

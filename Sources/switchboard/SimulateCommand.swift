@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import Kafka
-import Logging
-import Server
-import ServiceLifecycle
+import Roles
 
 /// `switchboard simulate`: realistic contact-center traffic to Kafka.
 struct SimulateCommand: AsyncParsableCommand {
@@ -48,17 +45,11 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         var settings = try Settings()
         if let httpPort { settings.simulatorHTTPPort = httpPort }
-        LoggingSetup.bootstrap(settings)
-        let logger = Logger(label: "switchboard.simulator")
-        let registry = MetricsSetup.bootstrap()
-        let servers = bootstrap ?? settings.kafkaBootstrap
-        guard !servers.isEmpty else {
+        if let bootstrap { settings.kafkaBootstrap = bootstrap }
+        guard !settings.kafkaBootstrap.isEmpty else {
             throw ValidationError("no Kafka: set SWITCHBOARD_KAFKA_BOOTSTRAP or --bootstrap")
         }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: servers)),
-            logger: Logger(label: "kafka.producer")
-        )
+        LoggingSetup.bootstrap(settings)
         let url = hookURL ?? "http://127.0.0.1:\(settings.httpPort)/v1/hooks/main"
         guard let hook = URL(string: url) else { throw ValidationError("--hook-url \(url) is not a URL") }
         var options = settings.simulatorOptions(hookURL: hook)
@@ -68,25 +59,6 @@ struct SimulateCommand: AsyncParsableCommand {
         options.callsPerHour = callsPerHour
         options.rate = rate
         options.duration = duration
-        let service = SimulatorService(options: options, settings: settings, producer: producer, logger: logger)
-        let application = buildApplication(
-            configuration: ServerConfiguration(host: settings.httpHost, port: settings.simulatorHTTPPort),
-            dependencies: ServerDependencies(
-                readinessChecks: [KafkaReadinessCheck(producer: producer, topics: settings.topics)],
-                metricsRegistry: registry
-            ),
-            logger: Logger(label: "switchboard.http")
-        )
-        // The simulation's end (`--duration`) ends the process; the HTTP server follows it.
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [
-                    .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup),
-                    .init(service: application),
-                ],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        )
-        try await group.run()
-        await producer.close(timeout: .seconds(5))
+        try await SimulateRole.build(.bootstrap(settings), options: options).run()
     }
 }

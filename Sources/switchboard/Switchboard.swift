@@ -7,11 +7,8 @@ struct Switchboard: AsyncParsableCommand {
         commandName: "switchboard",
         abstract: "The event pipeline of a contact center: ingest, IVR hook, live status, SQL for analysts.",
         subcommands: [
-            DevCommand.self, IngestCommand.self, MigrateCommand.self, DeadLetterCommand.self, ImportCommand.self,
-            ServeCommand.self, BenchIngestCommand.self,
-            CalendarCommand.self,
-            FlowsCommand.self, BenchHookEvalCommand.self, BenchHookServeCommand.self, ConsoleDemoCommand.self,
-            BenchConsoleCommand.self, SimulateCommand.self,
+            DevCommand.self, IngestCommand.self, ServeCommand.self, SimulateCommand.self, MigrateCommand.self,
+            ImportCommand.self, DeadLetterCommand.self, FlowsCommand.self, CalendarCommand.self,
         ]
     )
 }

@@ -116,7 +116,7 @@ struct FloorViewTests {
     /// Random but reproducible traffic: agents changing status and contacts, contact events in
     /// shuffled order, duplicates, ticks, and a business day boundary.
     private func randomEvents(seed: UInt64, count: Int) -> [(FloorEvent, Date)] {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let agents = [F.agentHanako, F.agentTaro, "\(F.instance)/agent/33333333-0000-0000-0000-000000000003"]
         let queues = [F.queueTokyo, F.queueOsaka]
         let contactStates: [AgentContact.State] = [

@@ -39,7 +39,7 @@ struct UTCTimestampTests {
     func agreesWithFoundation() {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<2000 {
             let milliseconds = Int64.random(in: -2_000_000_000_000...4_000_000_000_000, using: &generator)
             let timestamp = UTCTimestamp(millisecondsSince1970: milliseconds)
@@ -74,20 +74,5 @@ struct UTCTimestampTests {
         #expect(UTCTimestamp(timestamp.date) == timestamp)
         #expect(timestamp.secondsSince1970 == 1_795_166_102)
         #expect(UTCTimestamp(millisecondsSince1970: -1).secondsSince1970 == -1)
-    }
-}
-
-/// A small deterministic random generator (SplitMix64) so property tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

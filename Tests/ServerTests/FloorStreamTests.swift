@@ -26,7 +26,7 @@ struct FloorStreamTests {
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
             dependencies: ServerDependencies(
                 readinessChecks: [FloorReadinessCheck(publisher: publisher)],
-                routeProviders: [FloorRoutes(publisher: publisher, tokens: FloorAccessTokens(tokens))]),
+                routeProviders: [FloorRoutes(publisher: publisher, tokens: AccessTokens(tokens))]),
             logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await publisher.run() }
@@ -135,7 +135,7 @@ struct FloorStreamTests {
         let app = buildApplication(
             configuration: ServerConfiguration(port: 0),
             dependencies: ServerDependencies(
-                routeProviders: [FloorRoutes(publisher: publisher, tokens: FloorAccessTokens([]))]),
+                routeProviders: [FloorRoutes(publisher: publisher, tokens: AccessTokens([]))]),
             logger: Logger(label: "floor-test"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await publisher.run() }

@@ -2,6 +2,7 @@ import ContactCenter
 import Foundation
 import PostgresNIO
 import Storage
+import SwitchboardTesting
 import Testing
 
 @Suite("SQL for analysts", .enabled(if: TestDatabase.enabled))

@@ -2,6 +2,7 @@ import ContactCenter
 import Foundation
 import PostgresNIO
 import Storage
+import SwitchboardTesting
 import Testing
 
 @Suite("Ingest writer: version guard, de-duplication, dead letters, fencing", .enabled(if: TestDatabase.enabled))

@@ -1,5 +1,6 @@
 import PostgresNIO
 import Storage
+import SwitchboardTesting
 import Testing
 
 @Suite("PostgreSQL harness and migrations", .enabled(if: TestDatabase.enabled))

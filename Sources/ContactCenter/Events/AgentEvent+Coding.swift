@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 extension AgentEvent {
     /// Decodes one agent event record, keeping the bytes in ``rawJSON``.

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 extension ContactEvent {
     /// Decodes one EventBridge contact event, keeping the bytes in ``rawJSON``.

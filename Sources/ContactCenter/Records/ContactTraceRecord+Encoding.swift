@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 extension ContactTraceRecord {
     /// The record as Amazon Connect would write it: compact JSON, members in alphabetical order,

@@ -1,3 +1,5 @@
+import Primitives
+
 /// A reference to a named Amazon Connect resource (queue, routing profile): its ARN and name.
 ///
 /// Used for `Queue {ARN, Name}` in agent events and `RoutingProfile {ARN, Name}` in CTRs and

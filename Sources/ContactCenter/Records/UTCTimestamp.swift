@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// An instant in UTC with millisecond precision, as Amazon Connect writes them.
 ///
@@ -155,39 +156,22 @@ public struct UTCTimestamp: Sendable, Hashable, Comparable, Codable, CustomStrin
         return UTCTimestamp(millisecondsSince1970: seconds * 1000 + Int64(milliseconds))
     }
 
-    // MARK: - Civil calendar (proleptic Gregorian, H. Hinnant's algorithms)
+    // MARK: - Civil calendar (Primitives' CivilDays)
 
     static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        CivilDays.daysInMonth(year: year, month: month)
     }
 
     /// Days since 1970-01-01 of a civil date.
+    @inline(__always)
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let monthIndex = Int64(month > 2 ? month - 3 : month + 9)
-        let dayOfYear = (153 * monthIndex + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        Int64(CivilDays.dayNumber(year: year, month: month, day: day))
     }
 
     /// The civil date of a count of days since 1970-01-01.
+    @inline(__always)
     static func civilFromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
+        CivilDays.civil(dayNumber: Int(days))
     }
 
     private func format(alwaysMilliseconds: Bool) -> String {

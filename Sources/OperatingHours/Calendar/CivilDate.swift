@@ -1,3 +1,5 @@
+import Primitives
+
 /// A date of the proleptic Gregorian calendar, without time or time zone.
 ///
 /// All calendar arithmetic of this module goes through the *day number*: the count of days since
@@ -23,17 +25,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Creates the date of a day number (days since 1970-01-01).
     public init(dayNumber: Int) {
-        let z = dayNumber + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        self.month = m
-        self.day = d
+        (year, month, day) = CivilDays.civil(dayNumber: dayNumber)
     }
 
     /// Days since 1970-01-01 (negative before).
@@ -72,29 +64,19 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
-    /// Days since 1970-01-01 of a year, month and day (the day may run past the month's end).
+    /// The day number of a civil date (days since 1970-01-01).
     public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilDays.dayNumber(year: year, month: month, day: day)
     }
 
     /// Whether `year` is a Gregorian leap year.
     public static func isLeapYear(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        CivilDays.isLeapYear(year)
     }
 
     /// The number of days of a month.
     public static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        CivilDays.daysInMonth(year: year, month: month)
     }
 
     static func twoDigits(_ value: Int) -> String {

@@ -1,3 +1,5 @@
+import Primitives
+
 /// The hook's answer for one call: the hours decision, the route, and their flat rendering.
 ///
 /// Evaluation builds this value without formatting any string; ``attributes`` (or ``json``)
@@ -171,42 +173,10 @@ public struct HookAnswer: Sendable {
 
     /// ``json`` as UTF-8 bytes, ready for a response body.
     public var jsonBytes: [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(1024)
-        forEachAttribute { key, value in
-            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-            HookAnswer.appendJSONString(key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            HookAnswer.appendJSONString(value, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
-    }
-
-    static func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        let utf8 = value.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                    hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
-                ])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        var writer = JSONWriter(capacity: 1024)
+        writer.beginObject()
+        forEachAttribute { key, value in writer.member(key, value) }
+        writer.endObject()
+        return writer.bytes
     }
 }

@@ -18,3 +18,23 @@ public enum DayCategory: String, Hashable, Sendable, CaseIterable {
     /// override > closure > holiday > pre_holiday.
     public static let defaultPrecedence: [DayCategory] = [.override, .closure, .holiday, .preHoliday]
 }
+
+extension DayCategory {
+    /// The day type a holiday calendar alone gives `date`: the first of `precedence`'s
+    /// calendar categories (holiday, pre-holiday) that applies, else weekend or weekday.
+    ///
+    /// Overrides and closures belong to a store's profile and are skipped here; a store's own
+    /// day type is ``StoreSchedule/day(_:)``'s, which ranks by the same precedence.
+    public static func calendarDayType(
+        of date: CivilDate, calendar: any HolidayCalendar, precedence: [DayCategory] = defaultPrecedence
+    ) -> DayType {
+        for category in precedence {
+            switch category {
+            case .override, .closure: continue
+            case .holiday: if calendar.holiday(on: date) != nil { return .holiday }
+            case .preHoliday: if calendar.isPreHoliday(date) { return .preHoliday }
+            }
+        }
+        return date.weekday.isWeekend ? .weekend : .weekday
+    }
+}

@@ -1,13 +1,16 @@
 import Hummingbird
 
-/// Turns every error into a JSON body: `HTTPError`s keep their status and message; anything else
-/// becomes a 500 without internals, logged with the request id.
+/// Turns every error into a JSON body: ``APIError``s as they are, Hummingbird's `HTTPError`s (the
+/// router's 404 and 405, body limits) in the same vocabulary; anything else becomes a 500 without
+/// internals, logged with the request id.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         do {
             return try await next(request, context)
+        } catch let error as APIError {
+            return error.response
         } catch let error as HTTPError {
             let code =
                 switch error.status {
@@ -17,12 +20,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 case .methodNotAllowed: "method_not_allowed"
                 default: error.status.code < 500 ? "bad_request" : "internal_error"
                 }
-            var response = JSONResponse.error(error.status, code: code, reason: error.body ?? error.status.reasonPhrase)
-            for field in error.headers { response.headers.append(field) }
-            return response
+            return APIError(
+                error.status, code: code, reason: error.body ?? error.status.reasonPhrase, headers: error.headers
+            ).response
         } catch {
             context.logger.error("unhandled error: \(String(reflecting: error))")
-            return JSONResponse.error(.internalServerError, code: "internal_error", reason: "internal error")
+            return APIError(.internalServerError, code: "internal_error", reason: "internal error").response
         }
     }
 }

@@ -18,9 +18,4 @@ enum JSONResponse {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
         )
     }
-
-    /// A JSON error body `{"error": code, "reason": reason}`.
-    static func error(_ status: HTTPResponse.Status, code: String, reason: String) -> Response {
-        make(["error": code, "reason": reason], status: status)
-    }
 }

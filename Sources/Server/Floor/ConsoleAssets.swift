@@ -21,7 +21,7 @@ enum ConsoleAssets {
     /// The file named `name` with its content type; 404 for anything else.
     static func response(for name: String) throws -> Response {
         guard let body = files[name], let type = types[String(name.split(separator: ".").last ?? "")] else {
-            throw HTTPError(.notFound, message: "no console file \(name)")
+            throw APIError.notFound("no console file \(name)")
         }
         return Response(
             status: .ok,

@@ -58,7 +58,12 @@ public actor FloorPublisher: Service {
         self.now = now
         self.logger = logger
         self.epoch = String(UInt32.random(in: .min ... .max), radix: 36)
-        self.floor = FloorState(configuration: configuration.floor)
+        // Start on the current business day: the first view already has today's date, so the
+        // first periodic tick changes nothing and every delta comes from an event (before, the
+        // first tick or event rolled the day in, and which one came first depended on timing).
+        var floor = FloorState(configuration: configuration.floor)
+        floor.reduce(.tick, now: now())
+        self.floor = floor
         self.view = FloorView(floor)
         self.feedStatus = source == nil ? .ok("no event source") : .failing("starting")
         (flushRequests, flushSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

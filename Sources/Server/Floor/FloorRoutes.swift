@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// Everything under `/v1/floor` needs a token when tokens are configured.
 public struct FloorRoutes: RouteProvider {
     let publisher: FloorPublisher
-    let tokens: FloorAccessTokens
+    let tokens: AccessTokens
     let calendar: any HolidayCalendar
     private let metrics = FloorMetrics()
 
@@ -28,7 +28,7 @@ public struct FloorRoutes: RouteProvider {
     ///   - calendar: The holidays behind `/v1/floor/today`.
     public init(
         publisher: FloorPublisher,
-        tokens: FloorAccessTokens,
+        tokens: AccessTokens,
         calendar: any HolidayCalendar = JapaneseHolidayCalendar.standard
     ) {
         self.publisher = publisher

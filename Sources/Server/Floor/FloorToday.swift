@@ -16,8 +16,9 @@ struct FloorToday: Codable, Sendable, Hashable {
     var timeZone: String
     /// `monday` … `sunday`.
     var weekday: String
-    /// `holiday`, `pre_holiday`, `weekend` or `weekday`, ranked in that order (the default
-    /// precedence of flows; store closures and overrides are per store and not shown here).
+    /// `holiday`, `pre_holiday`, `weekend` or `weekday`, ranked by flows' default precedence
+    /// (``DayCategory/calendarDayType(of:calendar:precedence:)``; store closures and overrides
+    /// are per store and not shown here).
     var dayType: String
     /// Today's holiday, if any.
     var holiday: HolidayName?
@@ -40,15 +41,6 @@ struct FloorToday: Codable, Sendable, Hashable {
         weekday = today.weekday.description.lowercased()
         holiday = holidays.holiday(on: today).map(name)
         nextHoliday = (1...366).lazy.compactMap { holidays.holiday(on: today.adding(days: $0)) }.first.map(name)
-        dayType =
-            if holiday != nil {
-                DayType.holiday.rawValue
-            } else if holidays.isPreHoliday(today) {
-                DayType.preHoliday.rawValue
-            } else if today.weekday.isWeekend {
-                DayType.weekend.rawValue
-            } else {
-                DayType.weekday.rawValue
-            }
+        dayType = DayCategory.calendarDayType(of: today, calendar: holidays).rawValue
     }
 }

@@ -16,15 +16,6 @@ enum HMACSHA256 {
         return outer.finalize()
     }
 
-    /// Whether two byte strings are equal, in time that depends only on their lengths (so that a
-    /// caller cannot find a valid signature or token byte by byte from response times).
-    static func constantTimeEquals(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
-        return difference == 0
-    }
-
     /// Lower-case hexadecimal.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)

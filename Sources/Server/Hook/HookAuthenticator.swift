@@ -30,7 +30,7 @@ struct HookAuthenticator: Sendable {
     static let timestampField = HTTPFields.Element.Name(HookConfiguration.timestampHeader)!
     static let signatureField = HTTPFields.Element.Name(HookConfiguration.signatureHeader)!
 
-    private let tokens: [[UInt8]]
+    private let tokens: AccessTokens
     private let secrets: [[UInt8]]
     private let replayWindowSeconds: Int64
     /// The body limit applied when collecting a signed body.
@@ -43,7 +43,7 @@ struct HookAuthenticator: Sendable {
     init(
         configuration: HookConfiguration, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
-        self.tokens = configuration.bearerTokens.map { Array($0.utf8) }
+        self.tokens = AccessTokens(configuration.bearerTokens)
         self.secrets = configuration.hmacSecrets.map { Array($0.utf8) }
         self.replayWindowSeconds = configuration.replayWindowSeconds
         self.maximumBodyBytes = configuration.maximumBodyBytes
@@ -51,7 +51,7 @@ struct HookAuthenticator: Sendable {
     }
 
     /// Whether any credential is required.
-    var isRequired: Bool { !tokens.isEmpty || !secrets.isEmpty }
+    var isRequired: Bool { !tokens.isOpen || !secrets.isEmpty }
 
     /// Checks a request's credentials. A signed request's body is collected (up to the body
     /// limit) to verify it, and stays readable by the handler.
@@ -61,8 +61,8 @@ struct HookAuthenticator: Sendable {
     func authenticate(_ request: inout Request) async throws -> Failure? {
         guard isRequired else { return nil }
         var failure = Failure.missingCredentials
-        if !tokens.isEmpty, let authorization = request.headers[.authorization] {
-            if let token = HookAuthenticator.bearerToken(authorization), accepts(token: token) { return nil }
+        if !tokens.isOpen, let authorization = request.headers[.authorization] {
+            if let token = AccessTokens.bearer(authorization), tokens.accepts(token) { return nil }
             failure = .wrongToken
         }
         if !secrets.isEmpty, let timestamp = request.headers[HookAuthenticator.timestampField],
@@ -89,7 +89,7 @@ struct HookAuthenticator: Sendable {
         message.append(UInt8(ascii: "."))
         message.append(contentsOf: body)
         for secret in secrets
-        where HMACSHA256.constantTimeEquals(HMACSHA256.authenticationCode(for: message, key: secret), presented) {
+        where constantTimeEquals(HMACSHA256.authenticationCode(for: message, key: secret), presented) {
             return nil
         }
         return .wrongSignature
@@ -103,19 +103,6 @@ struct HookAuthenticator: Sendable {
         return "sha256=" + HMACSHA256.hex(HMACSHA256.authenticationCode(for: message, key: Array(secret.utf8)))
     }
 
-    private func accepts(token: Substring) -> Bool {
-        let presented = Array(token.utf8)
-        // Compare with every token so the time does not tell which one nearly matched.
-        var accepted = false
-        for candidate in tokens where HMACSHA256.constantTimeEquals(candidate, presented) { accepted = true }
-        return accepted
-    }
-
-    private static func bearerToken(_ authorization: String) -> Substring? {
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)[...]
-    }
 }
 
 /// Refuses requests of a route group without valid hook credentials (401, JSON reason).
@@ -128,10 +115,10 @@ struct HookAuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
         var request = request
         do {
             if let failure = try await authenticator.authenticate(&request) {
-                return HookResponses.unauthorized(failure)
+                throw HookResponses.unauthorized(failure)
             }
         } catch let error as HTTPResponseError where error.status == .contentTooLarge {
-            return HookResponses.payloadTooLarge(limit: authenticator.maximumBodyBytes)
+            throw APIError.payloadTooLarge(limit: authenticator.maximumBodyBytes)
         }
         return try await next(request, context)
     }

@@ -1,35 +1,7 @@
 import Hummingbird
 
-/// The responses of the hook routes other than answers: JSON `{"error": code, "reason": text}`.
+/// The hook's successful responses; its errors are ``APIError``s.
 enum HookResponses {
-    /// 400: the request cannot be understood; `reason` says what to fix.
-    static func badRequest(_ reason: String) -> Response {
-        JSONResponse.error(.badRequest, code: "bad_request", reason: reason)
-    }
-
-    /// 401 with a `WWW-Authenticate` challenge.
-    static func unauthorized(_ failure: HookAuthenticator.Failure) -> Response {
-        var response = JSONResponse.error(.unauthorized, code: "unauthorized", reason: failure.reason)
-        response.headers[.wwwAuthenticate] = "Bearer realm=\"switchboard\""
-        return response
-    }
-
-    /// 413: the body is larger than the limit.
-    static func payloadTooLarge(limit: Int) -> Response {
-        JSONResponse.error(
-            .contentTooLarge, code: "payload_too_large", reason: "the body exceeds \(limit) bytes")
-    }
-
-    /// 404 with a specific code (`unknown_flow`, `unknown_store`, `unknown_calendar`).
-    static func notFound(code: String, reason: String) -> Response {
-        JSONResponse.error(.notFound, code: code, reason: reason)
-    }
-
-    /// 503: no valid `flows/` has been loaded yet.
-    static func flowsUnavailable(_ detail: String) -> Response {
-        JSONResponse.error(.serviceUnavailable, code: "flows_unavailable", reason: detail)
-    }
-
     /// 200 with an answer's JSON bytes.
     static func answer(_ bytes: [UInt8]) -> Response {
         Response(
@@ -38,4 +10,12 @@ enum HookResponses {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         )
     }
+
+    /// 401 for a hook request without valid credentials.
+    static func unauthorized(_ failure: HookAuthenticator.Failure) -> APIError {
+        .unauthorized(failure.reason, realm: "switchboard")
+    }
+
+    /// 503: no valid `flows/` has been loaded yet.
+    static let flowsUnavailable = APIError.unavailable(code: "flows_unavailable", "no valid flows loaded; see /ready")
 }

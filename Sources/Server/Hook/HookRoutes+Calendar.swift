@@ -4,23 +4,22 @@ import OperatingHours
 extension HookRoutes {
     /// `GET /v1/calendar/{year}?calendar=ID`: the holidays of a year of a calendar (`japan`, as
     /// adjusted by `flows/`, by default; the built-in one when no flows are loaded).
-    func calendar(_ request: Request, year text: String) -> Response {
+    func calendar(_ request: Request, year text: String) throws(APIError) -> Response {
         let calendarId = request.uri.queryParameters.get("calendar") ?? FlowSet.japaneseCalendarId
         let holidayCalendar: any HolidayCalendar
         if let loaded = store.current {
             guard let found = loaded.flows.calendars[calendarId] else {
-                return HookResponses.notFound(
-                    code: "unknown_calendar", reason: "no calendar with id \"\(calendarId)\" in flows/")
+                throw .notFound(code: "unknown_calendar", "no calendar with id \"\(calendarId)\" in flows/")
             }
             holidayCalendar = found
         } else if calendarId == FlowSet.japaneseCalendarId {
             holidayCalendar = JapaneseHolidayCalendar.standard
         } else {
-            return HookResponses.notFound(code: "unknown_calendar", reason: "no flows loaded; only `japan` is known")
+            throw .notFound(code: "unknown_calendar", "no flows loaded; only `japan` is known")
         }
         let range = holidayCalendar.supportedYears
         guard text.utf8.count <= 6, let year = Int(text), range.contains(year) else {
-            return HookResponses.badRequest(
+            throw .badRequest(
                 "the year must be a number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
         }
         let holidays = holidayCalendar.holidays(inYear: year).map(CalendarResponse.Entry.init)

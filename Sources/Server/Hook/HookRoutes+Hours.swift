@@ -8,19 +8,19 @@ extension HookRoutes {
 
     /// `GET /v1/stores/{id}/hours?from=YYYY-MM-DD&to=YYYY-MM-DD`: the effective hours of each day
     /// (both dates inclusive; `from` defaults to the store's local today, `to` to a week on).
-    func hours(_ request: Request, storeId: String) -> Response {
+    func hours(_ request: Request, storeId: String) throws(APIError) -> Response {
         guard let loaded = store.current else {
-            return HookResponses.flowsUnavailable("no valid flows loaded; see /ready")
+            throw HookResponses.flowsUnavailable
         }
         guard let shop = loaded.flows.store(id: storeId) else {
-            return HookResponses.notFound(code: "unknown_store", reason: "no store with id \"\(storeId)\"")
+            throw .notFound(code: "unknown_store", "no store with id \"\(storeId)\"")
         }
         let schedule = shop.schedule
         let query = request.uri.queryParameters
         let from: CivilDate
         if let text = query.get("from") {
             guard let date = CivilDate(parsing: text) else {
-                return HookResponses.badRequest("`from` must be a date YYYY-MM-DD, got \"\(text)\"")
+                throw .badRequest("`from` must be a date YYYY-MM-DD, got \"\(text)\"")
             }
             from = date
         } else {
@@ -30,7 +30,7 @@ extension HookRoutes {
         let to: CivilDate
         if let text = query.get("to") {
             guard let date = CivilDate(parsing: text) else {
-                return HookResponses.badRequest("`to` must be a date YYYY-MM-DD, got \"\(text)\"")
+                throw .badRequest("`to` must be a date YYYY-MM-DD, got \"\(text)\"")
             }
             to = date
         } else {
@@ -40,7 +40,7 @@ extension HookRoutes {
         do {
             days = try schedule.effectiveSpans(from: from, to: to)
         } catch {
-            return HookResponses.badRequest("\(error)")
+            throw .badRequest("\(error)")
         }
         return JSONResponse.make(
             StoreHoursResponse(

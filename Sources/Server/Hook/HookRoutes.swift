@@ -16,7 +16,7 @@ import OperatingHours
 /// and an unknown store is a 200 answer with `result=error` so the IVR can branch on it.
 public struct HookRoutes: RouteProvider {
     /// Where the flows come from.
-    public let store: FlowStore
+    public let store: any FlowProvider
     /// Credentials and limits.
     public let configuration: HookConfiguration
     let authenticator: HookAuthenticator
@@ -30,12 +30,12 @@ public struct HookRoutes: RouteProvider {
     ///   - configuration: Credentials and limits.
     ///
     /// Requests log through their request's logger (with its request id).
-    public init(store: FlowStore, configuration: HookConfiguration = .init()) {
+    public init(store: any FlowProvider, configuration: HookConfiguration = .init()) {
         self.init(store: store, configuration: configuration, now: { Date() })
     }
 
     /// Creates the routes with a clock (tests).
-    init(store: FlowStore, configuration: HookConfiguration, now: @escaping @Sendable () -> Date) {
+    init(store: any FlowProvider, configuration: HookConfiguration, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.configuration = configuration
         self.authenticator = HookAuthenticator(configuration: configuration) {
@@ -46,43 +46,54 @@ public struct HookRoutes: RouteProvider {
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
         router.post("/v1/hooks/:flow") { request, context -> Response in
-            await hook(request, flowName: context.parameters.get("flow") ?? "", logger: context.logger)
+            try await hook(request, flowName: context.parameters.get("flow") ?? "", logger: context.logger)
         }
         router.group("/v1/stores")
             .add(middleware: HookAuthenticationMiddleware(authenticator: authenticator))
             .get(":id/hours") { request, context -> Response in
-                hours(request, storeId: context.parameters.get("id") ?? "")
+                try hours(request, storeId: context.parameters.get("id") ?? "")
             }
         router.get("/v1/calendar/:year") { request, context -> Response in
-            calendar(request, year: context.parameters.get("year") ?? "")
+            try calendar(request, year: context.parameters.get("year") ?? "")
         }
     }
 
     // MARK: The hook
 
-    /// Answers one hook call and records its metrics; never throws.
-    func hook(_ request: Request, flowName: String, logger: Logger) async -> Response {
+    /// Answers one hook call and records its metrics.
+    ///
+    /// - Throws: ``APIError`` for a request that cannot be answered (recorded as `result=error`).
+    func hook(_ request: Request, flowName: String, logger: Logger) async throws(APIError) -> Response {
         let start = ContinuousClock.now
-        let (response, result) = await answer(request, flowName: flowName, logger: logger)
-        metrics.record(result: result, status: Int(response.status.code), elapsed: start.duration(to: .now))
-        return response
+        do {
+            let (response, result) = try await answer(request, flowName: flowName, logger: logger)
+            metrics.record(result: result, status: Int(response.status.code), elapsed: start.duration(to: .now))
+            return response
+        } catch {
+            metrics.record(result: "error", status: Int(error.status.code), elapsed: start.duration(to: .now))
+            throw error
+        }
     }
 
-    private func answer(_ request: Request, flowName: String, logger: Logger) async -> (Response, String) {
+    private func answer(_ request: Request, flowName: String, logger: Logger) async throws(APIError) -> (
+        Response, String
+    ) {
         var request = request
         var logger = logger
         let body: ByteBuffer
         do {
             if let failure = try await authenticator.authenticate(&request) {
                 logger.debug("hook refused: \(failure.reason)")
-                return (HookResponses.unauthorized(failure), "error")
+                throw HookResponses.unauthorized(failure)
             }
             body = try await request.collectBody(upTo: configuration.maximumBodyBytes)
+        } catch let error as APIError {
+            throw error
         } catch let error as HTTPResponseError where error.status == .contentTooLarge {
-            return (HookResponses.payloadTooLarge(limit: configuration.maximumBodyBytes), "error")
+            throw .payloadTooLarge(limit: configuration.maximumBodyBytes)
         } catch {
             logger.debug("hook body unreadable: \(error)")
-            return (HookResponses.badRequest("the body could not be read"), "error")
+            throw .badRequest("the body could not be read")
         }
         let decoded = body.withUnsafeReadableBytes { bytes in
             Result { () throws(HookCallError) in try HookCall.decode(bytes) }
@@ -92,7 +103,7 @@ public struct HookRoutes: RouteProvider {
         case .success(let success): call = success
         case .failure(let error):
             logger.debug("hook body refused: \(error.reason)")
-            return (HookResponses.badRequest(error.reason), "error")
+            throw .badRequest(error.reason)
         }
         // Only an id that is safe on a log line (a Connect contact id is a UUID).
         if let contactId = call.contactId, RequestIDMiddleware<SwitchboardRequestContext>.isAcceptable(contactId) {
@@ -103,20 +114,16 @@ public struct HookRoutes: RouteProvider {
             do {
                 instant = try ZonedInstant(iso8601: at).date
             } catch {
-                return (HookResponses.badRequest("`at`: \(error)"), "error")
+                throw .badRequest("`at`: \(error)")
             }
         } else {
             instant = now()
         }
         guard let loaded = store.current else {
-            return (HookResponses.flowsUnavailable("no valid flows loaded; see /ready"), "error")
+            throw HookResponses.flowsUnavailable
         }
         guard loaded.flows.flow(named: flowName) != nil else {
-            return (
-                HookResponses.notFound(
-                    code: "unknown_flow", reason: HookAnswer.Failure.unknownFlow(flowName).message),
-                "error"
-            )
+            throw .notFound(code: "unknown_flow", HookAnswer.Failure.unknownFlow(flowName).message)
         }
         let answer = loaded.flows.evaluate(
             flowName: flowName, storeId: call.storeId, dialedNumber: call.dialedNumber,

@@ -1,3 +1,4 @@
+import ContactCenter
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -238,7 +239,7 @@ struct HookRoutesTests {
                 """
             )
         ])
-        let router = F.router(store: FlowStore(flows: flows))
+        let router = F.router(store: FixedFlows(flows))
         let note = String(repeating: "y", count: 20_000)
         try await F.withClient(.router, router: router) { client in
             try await client.execute(
@@ -252,18 +253,5 @@ struct HookRoutesTests {
                 #expect(answer["error"] == "answer_too_large")
             }
         }
-    }
-}
-
-/// A small deterministic generator for reproducible random inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import OperatingHours
+import Roles
+import SwitchboardTesting
 import Testing
 
 @testable import Server
@@ -17,9 +19,7 @@ enum HookTestMode: String, CaseIterable, Sendable, CustomStringConvertible {
 /// Shared fixtures of the hook tests.
 enum HookFixtures {
     /// The repository's `flows/`.
-    static let flowsDirectory: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("flows").path
+    static let flowsDirectory = Repository.flowsDirectory
 
     /// The shipped flows, loaded once.
     static let shippedStore: FlowStore = {
@@ -36,12 +36,13 @@ enum HookFixtures {
 
     /// A router with the hook, the API document and readiness.
     static func router(
-        store: FlowStore = shippedStore, configuration: HookConfiguration = .init(),
+        store: any FlowProvider = shippedStore, configuration: HookConfiguration = .init(),
+        readiness: [any ReadinessCheck] = [FlowReadinessCheck(store: shippedStore)],
         now: @escaping @Sendable () -> Date = { fixedNow }
     ) -> Router<SwitchboardRequestContext> {
         buildRouter(
             dependencies: ServerDependencies(
-                readinessChecks: [FlowReadinessCheck(store: store)],
+                readinessChecks: readiness,
                 routeProviders: [
                     HookRoutes(store: store, configuration: configuration, now: now),
                     APIDocumentRoutes(),

@@ -96,9 +96,9 @@ struct SHA256Tests {
 
     @Test("constant-time comparison and hex parsing")
     func helpers() {
-        #expect(HMACSHA256.constantTimeEquals([1, 2, 3], [1, 2, 3]))
-        #expect(!HMACSHA256.constantTimeEquals([1, 2, 3], [1, 2, 4]))
-        #expect(!HMACSHA256.constantTimeEquals([1, 2, 3], [1, 2]))
+        #expect(constantTimeEquals([1, 2, 3], [1, 2, 3]))
+        #expect(!constantTimeEquals([1, 2, 3], [1, 2, 4]))
+        #expect(!constantTimeEquals([1, 2, 3], [1, 2]))
         #expect(HMACSHA256.bytes(hex: "0aFF") == [0x0a, 0xff])
         #expect(HMACSHA256.bytes(hex: "0g") == nil)
         #expect(HMACSHA256.bytes(hex: "abc") == nil)

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A minimal JSON writer that produces compact UTF-8 with members in the order written.
+///
+/// The one JSON writer of the pure cores: ContactCenter's encoders use it for exact wire JSON
+/// (the order and spelling of Amazon Connect's members, which `JSONEncoder` cannot promise) and
+/// OperatingHours' hook answers for their flat string maps. Strings are escaped one way
+/// everywhere: U+0000 becomes U+FFFD (PostgreSQL's jsonb cannot store it and the scanner rejects
+/// it), other control characters `\u00XX`.
+public struct JSONWriter: Sendable {
+    /// The UTF-8 written so far.
+    public private(set) var bytes: [UInt8] = []
+    @usableFromInline var needsComma = false
+
+    /// - Parameter capacity: Bytes to reserve up front.
+    public init(capacity: Int = 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// ``bytes`` as `Data`.
+    public var data: Data { Data(bytes) }
+
+    /// ``bytes`` as a string.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes a member name; the next write is its value.
+    public mutating func key(_ name: String) {
+        separate()
+        appendQuoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    public mutating func string(_ value: String?) {
+        guard let value else { return null() }
+        separate()
+        appendQuoted(value)
+        needsComma = true
+    }
+
+    public mutating func number(_ value: Int?) {
+        guard let value else { return null() }
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
+    public mutating func number(_ value: Double) {
+        separate()
+        bytes.append(
+            contentsOf: (value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8)
+        needsComma = true
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    // Member shorthands.
+    public mutating func member(_ name: String, _ value: String?) {
+        key(name)
+        string(value)
+    }
+    public mutating func member(_ name: String, _ value: Int?) {
+        key(name)
+        number(value)
+    }
+    public mutating func nullMember(_ name: String) {
+        key(name)
+        null()
+    }
+
+    /// Writes a string map with keys sorted, so output is deterministic.
+    public mutating func stringMap(_ map: [String: String]) {
+        beginObject()
+        for name in map.keys.sorted() { member(name, map[name]) }
+        endObject()
+    }
+
+    @inline(__always)
+    mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    mutating func appendQuoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        let utf8 = text.utf8
+        // Most keys and values need no escaping: copy them whole (the hook's answers are all such).
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00:
+                // jsonb cannot store U+0000; the scanner rejects it, so never produce it.
+                bytes.append(contentsOf: "\\ufffd".utf8)
+            case 0x01..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                ])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Kafka
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Storage
+
+/// `switchboard dev`: every role in one process on the embedded defaults: the embedded Kafka
+/// cluster (unless a bootstrap is set), ingest, IVR hook, console and the traffic simulator.
+///
+/// Services, in start order: the embedded cluster, the PostgreSQL client, the producer, the
+/// migrations (once, then the banner), the ingest, the flows reloader, the floor publisher, the
+/// HTTP server, the simulator.
+public enum DevRole {
+    /// - Throws: `KafkaError` when the embedded cluster or the producer cannot start, or a
+    ///   `DatabaseConfiguration` error for a malformed database URL.
+    public static func build(_ context: RoleContext) throws -> ServiceGroup {
+        let settings = context.settings
+        let logger = Logger(label: "switchboard")
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        var bootstrap = settings.kafkaBootstrap
+        if bootstrap.isEmpty {
+            let embedded = try EmbeddedKafkaCluster(
+                brokers: settings.embeddedBrokers, logger: Logger(label: "kafka.embedded"))
+            for topic in settings.topics {
+                try embedded.createTopic(topic, partitions: settings.embeddedPartitions)
+            }
+            bootstrap = embedded.bootstrapServers
+            services.append(.init(service: EmbeddedKafkaService(cluster: embedded)))
+        }
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(
+                common: settings.kafka(bootstrap: bootstrap, clientID: "switchboard-dev")),
+            logger: Logger(label: "kafka.producer"))
+        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
+        let schema = StartupGate()
+        let ingest = IngestService(
+            settings: settings, bootstrap: bootstrap, client: postgres, schema: schema,
+            logger: Logger(label: "switchboard.ingest"))
+        let hook = HookWiring(settings: settings, logger: logger)
+        let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
+        let application = context.application(
+            readiness: [
+                DatabaseReadinessCheck(client: postgres),
+                KafkaReadinessCheck(producer: producer, topics: settings.topics),
+                ingest.readinessCheck,
+                hook.readinessCheck,
+                floor.readinessCheck,
+            ],
+            routes: hook.routeProviders + [floor.routes])
+        let banner = DevBanner(
+            settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,
+            database: database)
+        services += [
+            .init(service: postgres),
+            .init(service: KafkaProducerService(producer: producer)),
+            .init(
+                service: MigrationService(
+                    client: postgres, gate: schema, logger: logger, afterwards: { banner.print() })),
+            .init(service: ingest),
+            .init(service: hook.reloadService),
+            .init(service: floor.publisher),
+            .init(service: application),
+        ]
+        if settings.simulatorEnabled {
+            // Simulated time starts now, so the console shows live agents at once; the service
+            // waits for /health before it calls the hook, and its end never stops the others.
+            let hookURL = URL(string: "http://\(settings.httpHost):\(settings.httpPort)/v1/hooks/main")!
+            let simulator = SimulatorService(
+                options: settings.simulatorOptions(hookURL: hookURL), settings: settings, producer: producer,
+                logger: Logger(label: "switchboard.simulator"))
+            services.append(.init(service: simulator, successTerminationBehavior: .ignore))
+        }
+        return context.group(services)
+    }
+}

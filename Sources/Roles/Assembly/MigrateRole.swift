@@ -1,0 +1,16 @@
+import Storage
+
+/// `switchboard migrate`: the one-shot role that applies the migrations and exits.
+public enum MigrateRole {
+    /// Applies the migrations and the analyst calendar.
+    ///
+    /// - Returns: A line for the operator: what was applied, or that the schema is current.
+    /// - Throws: What connecting or migrating throws.
+    public static func run(_ settings: Settings) async throws -> String {
+        try await OneShotDatabase.connected(settings) { client, logger in
+            let applied = try await MigrationService.migrate(client: client, logger: logger)
+            guard applied.isEmpty else { return "applied migrations \(applied)" }
+            return "schema is current (version \(try await Migrator(client: client, logger: logger).currentVersion()))"
+        }
+    }
+}

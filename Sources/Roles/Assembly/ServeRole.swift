@@ -1,0 +1,37 @@
+import Kafka
+import Logging
+import ServiceLifecycle
+
+/// `switchboard serve`: the stateless HTTP role, the IVR hook and the live console (run any
+/// number of replicas).
+///
+/// Services, in start order: the metadata producer, the flows reloader, the floor publisher,
+/// the HTTP server.
+public enum ServeRole {
+    /// - Throws: A `KafkaError` when the Kafka client cannot be created from the settings.
+    public static func build(_ context: RoleContext) throws -> ServiceGroup {
+        let settings = context.settings
+        let logger = Logger(label: "switchboard.serve")
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(
+                common: settings.kafka(bootstrap: settings.kafkaBootstrap, clientID: "switchboard-serve")),
+            logger: Logger(label: "kafka.metadata"))
+        let hook = HookWiring(settings: settings, logger: logger)
+        let floor = FloorWiring(
+            settings: settings, bootstrap: settings.kafkaBootstrap, metadata: { try await producer.metadata() })
+        let application = context.application(
+            readiness: [
+                KafkaReadinessCheck(
+                    producer: producer, topics: [settings.agentEventsTopic, settings.contactEventsTopic]),
+                hook.readinessCheck,
+                floor.readinessCheck,
+            ],
+            routes: hook.routeProviders + [floor.routes])
+        return context.group([
+            .init(service: KafkaProducerService(producer: producer, flushTimeout: .seconds(2))),
+            .init(service: hook.reloadService),
+            .init(service: floor.publisher),
+            .init(service: application),
+        ])
+    }
+}

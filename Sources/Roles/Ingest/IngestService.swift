@@ -1,0 +1,118 @@
+import Kafka
+import Logging
+import Metrics
+import PostgresNIO
+import Server
+import ServiceLifecycle
+import Storage
+
+/// The ingest worker as a `Service`: a consumer in the group, the pipeline, and re-joins after a
+/// fenced write or a failed assignment.
+///
+/// It starts consuming once `schema` is open (the role's ``MigrationService`` opens it).
+public struct IngestService: Service {
+    let settings: Settings
+    let bootstrap: String
+    let client: PostgresClient
+    let logger: Logger
+    let schema: StartupGate
+    let pipeline: IngestPipeline
+
+    public init(settings: Settings, bootstrap: String, client: PostgresClient, schema: StartupGate, logger: Logger) {
+        self.settings = settings
+        self.bootstrap = bootstrap
+        self.client = client
+        self.schema = schema
+        self.logger = logger
+        self.pipeline = IngestPipeline(
+            configuration: .init(
+                group: settings.ingestGroup,
+                lanes: settings.ingestLanes,
+                decoder: IngestDecoder(topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes)
+            ),
+            client: client,
+            logger: logger
+        )
+    }
+
+    /// Readiness: the database accepts the pipeline's writes.
+    public var readinessCheck: some ReadinessCheck {
+        ClosureReadinessCheck(name: "ingest") { [pipeline] in
+            let health = pipeline.health
+            return health.databaseWritable
+                ? .ok("\(health.batchesWritten) batches, \(health.recordsWritten) records")
+                : .failing("writes failing, retrying: \(health.lastError ?? "")")
+        }
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await schema.wait() }
+        guard schema.isOpen else { return }
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await consumeOnce()
+            } catch {
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
+                logger.warning("ingest consumer ended, re-joining in 1 s: \(error)")
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// The ingest consumer's librdkafka defaults (`SWITCHBOARD_KAFKA_PROPERTIES` wins).
+    ///
+    /// Larger fetches and a short fetch wait keep the prefetch queue full enough to feed the
+    /// writers (measured with `make bench-ingest`). The binding keeps `receive.message.max.bytes`
+    /// above `fetch.max.bytes` (``KafkaConsumerConfiguration``), also when only the fetch limit
+    /// is overridden.
+    static let consumerProperties = [
+        "fetch.max.bytes": String(100 << 20),
+        "fetch.wait.max.ms": "20",
+    ]
+
+    /// One consumer's life: join, consume until shutdown or failure, leave.
+    private func consumeOnce() async throws {
+        let reference = ConsumerReference()
+        let source = KafkaIngestSource(
+            pipeline: pipeline,
+            maxRecords: settings.ingestBatchRecords,
+            maxWait: .milliseconds(settings.ingestBatchMilliseconds),
+            consumer: reference
+        )
+        let consumer = try await KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                common: KafkaConfiguration(
+                    bootstrapServers: bootstrap,
+                    clientID: "switchboard-ingest",
+                    properties: Self.consumerProperties.merging(settings.kafkaProperties) { $1 }
+                ),
+                groupID: settings.ingestGroup,
+                sessionTimeoutMilliseconds: settings.kafkaSessionTimeoutMilliseconds,
+                heartbeatIntervalMilliseconds: settings.kafkaSessionTimeoutMilliseconds / 4
+            ),
+            assignmentHandler: source,
+            logger: Logger(label: "switchboard.ingest.kafka")
+        )
+        reference.value = consumer
+        let lag = LagReporter(consumer: consumer, pipeline: pipeline)
+        do {
+            try await consumer.subscribe(topics: settings.ingestTopics.all)
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        try await pipeline.run(source: source, isStopping: { Task.isShuttingDownGracefully })
+                    }
+                    group.addTask { await lag.run() }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                logger.info("ingest stopping after the current batch")
+            }
+        } catch {
+            try? await consumer.close()
+            throw error
+        }
+        try await consumer.close()
+    }
+}

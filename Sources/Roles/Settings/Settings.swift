@@ -1,0 +1,199 @@
+import Foundation
+import Logging
+import Storage
+
+/// Every setting of every role, read from the environment in one place.
+///
+/// Only the executable reads the environment; adapters receive typed configuration structs.
+/// Each key is documented in the README ("Configuration"). Command-line options override them.
+public struct Settings: Sendable {
+    /// `SWITCHBOARD_DATABASE_URL`: the PostgreSQL server.
+    public var databaseURL: String
+    /// `SWITCHBOARD_KAFKA_BOOTSTRAP`: Kafka's bootstrap servers; empty means the embedded cluster (dev only).
+    public var kafkaBootstrap: String
+    /// `SWITCHBOARD_HTTP_HOST`: the address the HTTP server binds.
+    public var httpHost: String
+    /// `SWITCHBOARD_HTTP_PORT`: the HTTP server's port.
+    public var httpPort: Int
+    /// `SWITCHBOARD_LOG_LEVEL`: trace, debug, info, notice, warning, error, critical.
+    public var logLevel: Logger.Level
+    /// `SWITCHBOARD_LOG_FORMAT`: `text` or `json`.
+    public var logFormat: String
+    /// `SWITCHBOARD_TOPIC_CONTACT_RECORDS`: the CTR topic.
+    public var contactRecordsTopic: String
+    /// `SWITCHBOARD_TOPIC_AGENT_EVENTS`: the agent event topic.
+    public var agentEventsTopic: String
+    /// `SWITCHBOARD_TOPIC_CONTACT_EVENTS`: the contact event topic.
+    public var contactEventsTopic: String
+    /// `SWITCHBOARD_EMBEDDED_PARTITIONS`: partitions per topic of the embedded cluster.
+    public var embeddedPartitions: Int
+    /// `SWITCHBOARD_EMBEDDED_BROKERS`: brokers of the embedded cluster.
+    public var embeddedBrokers: Int
+    /// `SWITCHBOARD_FLOWS_DIR`: the `flows/` directory the hook evaluates (default `flows`).
+    public var flowsDirectory: String
+    /// `SWITCHBOARD_FLOWS_POLL_INTERVAL_MS`: how often the hook checks `flows/` for changes
+    /// (default 1000; `SIGHUP` reloads at once).
+    public var flowsPollIntervalMilliseconds: Int
+    /// `SWITCHBOARD_HOOK_TOKENS`: comma-separated bearer tokens accepted by the hook; empty (and no
+    /// HMAC secret) leaves the hook open, for development only.
+    public var hookTokens: [String]
+    /// `SWITCHBOARD_HOOK_HMAC_SECRET`: the shared secret of HMAC-SHA256 hook signatures
+    /// (`X-Switchboard-Timestamp`, `X-Switchboard-Signature: sha256=<hex>`); empty for none.
+    /// `SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET`: during a rotation, the old secret, still accepted
+    /// until every caller signs with the new one. Both are used exactly as given (no trimming).
+    public var hookHMACSecrets: [String]
+    /// `SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS`: how far a signature's timestamp may be from the
+    /// server's clock (default 300).
+    public var hookReplayWindowSeconds: Int
+
+    /// `SWITCHBOARD_CONSOLE_TOKENS`: comma-separated tokens that may read the floor streams
+    /// (`Authorization: Bearer` or `?token=`); empty leaves them open, for development only.
+    public var consoleTokens: [String]
+    /// `SWITCHBOARD_FLOOR_REBUILD_MINUTES`: on start the floor replays agent and contact events
+    /// from at least this many minutes back, and from the start of the business day (default 120).
+    public var floorRebuildMinutes: Int
+    /// `SWITCHBOARD_FLOOR_TIME_ZONE`: the time zone of the floor's business day (default `Asia/Tokyo`).
+    public var floorTimeZone: TimeZone
+    /// `SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS`: the service-level threshold of the console (default 20).
+    public var floorServiceLevelSeconds: Int
+
+    /// `SWITCHBOARD_INGEST_GROUP`: the ingest's consumer group (offsets are kept per group in PostgreSQL).
+    public var ingestGroup: String
+    /// `SWITCHBOARD_INGEST_LANES`: concurrent writers per worker (partitions are spread over them).
+    public var ingestLanes: Int
+    /// `SWITCHBOARD_INGEST_BATCH_RECORDS`: the most records per batch.
+    public var ingestBatchRecords: Int
+    /// `SWITCHBOARD_INGEST_BATCH_MS`: the longest wait to fill a batch, in milliseconds.
+    public var ingestBatchMilliseconds: Int
+    /// `SWITCHBOARD_INGEST_MAX_RECORD_BYTES`: larger records go to the dead-letter table.
+    public var ingestMaxRecordBytes: Int
+    /// `SWITCHBOARD_KAFKA_PROPERTIES`: extra librdkafka properties for the ingest consumer,
+    /// `name=value` pairs separated by commas (for example `fetch.wait.max.ms=50`).
+    public var kafkaProperties: [String: String]
+    /// `SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS`: the consumer group session timeout.
+    public var kafkaSessionTimeoutMilliseconds: Int
+
+    /// `SWITCHBOARD_SIMULATOR`: `on` or `off`; whether `switchboard dev` runs the traffic simulator (default on).
+    public var simulatorEnabled: Bool
+    /// `SWITCHBOARD_SIMULATOR_SPEED`: simulated seconds per wall-clock second (default 60).
+    public var simulatorSpeed: Int
+    /// `SWITCHBOARD_SIMULATOR_AGENTS`: simulated agents (default 12).
+    public var simulatorAgents: Int
+    /// `SWITCHBOARD_SIMULATOR_SEED`: the simulator's seed; equal seeds give equal traffic (default 1).
+    public var simulatorSeed: UInt64
+    /// `SWITCHBOARD_SIMULATOR_HTTP_PORT`: where `switchboard simulate` serves `/health`, `/ready`
+    /// and `/metrics` (default 8082; under `dev` the simulator's metrics are on the main port).
+    public var simulatorHTTPPort: Int
+
+    /// Reads the settings from `environment` (the process environment by default).
+    ///
+    /// - Throws: ``SettingsError`` naming the variable and the accepted values.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        func string(_ key: String, _ fallback: String) -> String {
+            environment[key].flatMap { $0.isEmpty ? nil : $0 } ?? fallback
+        }
+        func integer(_ key: String, _ fallback: Int, range: ClosedRange<Int>) throws -> Int {
+            guard let text = environment[key], !text.isEmpty else { return fallback }
+            guard let value = Int(text), range.contains(value) else {
+                throw SettingsError(key: key, value: text, expected: "an integer in \(range)")
+            }
+            return value
+        }
+        databaseURL = string("SWITCHBOARD_DATABASE_URL", "postgres://postgres@127.0.0.1:54329/switchboard")
+        kafkaBootstrap = string("SWITCHBOARD_KAFKA_BOOTSTRAP", "")
+        httpHost = string("SWITCHBOARD_HTTP_HOST", "127.0.0.1")
+        httpPort = try integer("SWITCHBOARD_HTTP_PORT", 8080, range: 0...65535)
+        let level = string("SWITCHBOARD_LOG_LEVEL", "info")
+        guard let parsedLevel = Logger.Level(rawValue: level) else {
+            throw SettingsError(
+                key: "SWITCHBOARD_LOG_LEVEL",
+                value: level,
+                expected: "trace, debug, info, notice, warning, error or critical"
+            )
+        }
+        logLevel = parsedLevel
+        logFormat = string("SWITCHBOARD_LOG_FORMAT", "text")
+        guard ["text", "json"].contains(logFormat) else {
+            throw SettingsError(key: "SWITCHBOARD_LOG_FORMAT", value: logFormat, expected: "text or json")
+        }
+        contactRecordsTopic = string("SWITCHBOARD_TOPIC_CONTACT_RECORDS", "contact-records")
+        agentEventsTopic = string("SWITCHBOARD_TOPIC_AGENT_EVENTS", "agent-events")
+        contactEventsTopic = string("SWITCHBOARD_TOPIC_CONTACT_EVENTS", "contact-events")
+        embeddedPartitions = try integer("SWITCHBOARD_EMBEDDED_PARTITIONS", 24, range: 1...1024)
+        embeddedBrokers = try integer("SWITCHBOARD_EMBEDDED_BROKERS", 1, range: 1...9)
+        flowsDirectory = string("SWITCHBOARD_FLOWS_DIR", "flows")
+        flowsPollIntervalMilliseconds = try integer("SWITCHBOARD_FLOWS_POLL_INTERVAL_MS", 1000, range: 100...600_000)
+        hookTokens = string("SWITCHBOARD_HOOK_TOKENS", "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        hookHMACSecrets = [
+            string("SWITCHBOARD_HOOK_HMAC_SECRET", ""), string("SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", ""),
+        ].filter { !$0.isEmpty }
+        hookReplayWindowSeconds = try integer("SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS", 300, range: 1...86_400)
+        consoleTokens = string("SWITCHBOARD_CONSOLE_TOKENS", "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        floorRebuildMinutes = try integer("SWITCHBOARD_FLOOR_REBUILD_MINUTES", 120, range: 1...10_080)
+        let zone = string("SWITCHBOARD_FLOOR_TIME_ZONE", "Asia/Tokyo")
+        guard let floorZone = TimeZone(identifier: zone) else {
+            throw SettingsError(
+                key: "SWITCHBOARD_FLOOR_TIME_ZONE", value: zone, expected: "an IANA time zone such as Asia/Tokyo")
+        }
+        floorTimeZone = floorZone
+        floorServiceLevelSeconds = try integer("SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS", 20, range: 1...3_600)
+        var properties: [String: String] = [:]
+        for pair in string("SWITCHBOARD_KAFKA_PROPERTIES", "").split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw SettingsError(
+                    key: "SWITCHBOARD_KAFKA_PROPERTIES", value: String(pair), expected: "name=value pairs")
+            }
+            properties[parts[0]] = parts[1]
+        }
+        kafkaProperties = properties
+        ingestGroup = string("SWITCHBOARD_INGEST_GROUP", "switchboard-ingest")
+        ingestLanes = try integer("SWITCHBOARD_INGEST_LANES", 2, range: 1...64)
+        ingestBatchRecords = try integer("SWITCHBOARD_INGEST_BATCH_RECORDS", 4_000, range: 1...100_000)
+        ingestBatchMilliseconds = try integer("SWITCHBOARD_INGEST_BATCH_MS", 200, range: 1...60_000)
+        ingestMaxRecordBytes = try integer("SWITCHBOARD_INGEST_MAX_RECORD_BYTES", 1 << 20, range: 1_024...(64 << 20))
+        kafkaSessionTimeoutMilliseconds = try integer(
+            "SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS", 10_000, range: 3_000...300_000)
+        let simulator = string("SWITCHBOARD_SIMULATOR", "on").lowercased()
+        switch simulator {
+        case "on", "true", "1", "yes": simulatorEnabled = true
+        case "off", "false", "0", "no": simulatorEnabled = false
+        default: throw SettingsError(key: "SWITCHBOARD_SIMULATOR", value: simulator, expected: "on or off")
+        }
+        simulatorSpeed = try integer("SWITCHBOARD_SIMULATOR_SPEED", 60, range: 1...100_000)
+        simulatorAgents = try integer("SWITCHBOARD_SIMULATOR_AGENTS", 12, range: 0...10_000)
+        let seed = string("SWITCHBOARD_SIMULATOR_SEED", "1")
+        guard let parsedSeed = UInt64(seed) else {
+            throw SettingsError(key: "SWITCHBOARD_SIMULATOR_SEED", value: seed, expected: "an unsigned 64-bit integer")
+        }
+        simulatorSeed = parsedSeed
+        simulatorHTTPPort = try integer("SWITCHBOARD_SIMULATOR_HTTP_PORT", 8082, range: 0...65535)
+    }
+
+    /// The simulator's options from these settings: starting now, at the configured speed.
+    public func simulatorOptions(hookURL: URL) -> SimulatorOptions {
+        SimulatorOptions(
+            seed: simulatorSeed, speed: Double(simulatorSpeed), agents: simulatorAgents, callsPerHour: 6,
+            rate: nil, duration: nil, hookURL: hookURL, hookToken: hookTokens.first, start: Date())
+    }
+
+    /// The ingested topics.
+    public var ingestTopics: IngestTopics {
+        IngestTopics(
+            contactRecords: contactRecordsTopic, agentEvents: agentEventsTopic, contactEvents: contactEventsTopic)
+    }
+
+    /// The three topics, in a fixed order.
+    public var topics: [String] { [contactRecordsTopic, agentEventsTopic, contactEventsTopic] }
+}
+
+/// A setting with a value the program cannot use.
+public struct SettingsError: Error, CustomStringConvertible {
+    public var key: String
+    public var value: String
+    public var expected: String
+
+    public var description: String { "\(key)=\"\(value)\" is invalid: expected \(expected)" }
+}

@@ -1,0 +1,197 @@
+import ContactCenter
+import Foundation
+import Kafka
+import Logging
+import OperatingHours
+import ServiceLifecycle
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What `switchboard simulate` and `switchboard dev` tell the traffic simulator.
+public struct SimulatorOptions: Sendable {
+    /// The seed of the simulation.
+    public var seed: UInt64
+    /// Simulated seconds per wall-clock second.
+    public var speed: Double
+    /// Agents logged in.
+    public var agents: Int
+    /// Base calls per store per hour (shaped by hour of day and day type).
+    public var callsPerHour: Double
+    /// Fixed load: calls per wall-clock second over all stores, flat, instead of the shaped rate.
+    public var rate: Double?
+    /// Wall-clock seconds to run; `nil` until stopped.
+    public var duration: Double?
+    /// The IVR hook the simulated IVR calls for every arrival.
+    public var hookURL: URL
+    /// Bearer token for the hook, if it needs one.
+    public var hookToken: String?
+    /// The simulated instant to start at.
+    public var start: Date
+
+    /// - Parameters: see the properties.
+    public init(
+        seed: UInt64, speed: Double, agents: Int, callsPerHour: Double, rate: Double?, duration: Double?,
+        hookURL: URL, hookToken: String?, start: Date
+    ) {
+        self.seed = seed
+        self.speed = speed
+        self.agents = agents
+        self.callsPerHour = callsPerHour
+        self.rate = rate
+        self.duration = duration
+        self.hookURL = hookURL
+        self.hookToken = hookToken
+        self.start = start
+    }
+}
+
+/// Runs the ``TrafficSimulation`` in (scaled) real time and produces its messages to Kafka.
+///
+/// Waits until the HTTP server at the hook's address answers `/health`, loads the stores of
+/// `flows/`, then advances simulated time by `speed` × the wall-clock time elapsed, five times a
+/// second. Stops on graceful shutdown or after `duration`; errors are logged, never thrown, so a
+/// broken simulator does not stop `switchboard dev`.
+struct SimulatorService: Service {
+    var options: SimulatorOptions
+    var settings: Settings
+    var producer: KafkaProducer
+    var logger: Logger
+    var metrics = SimulatorMetrics()
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown { try await simulate() }
+        } catch is CancellationError {
+        } catch {
+            logger.error("simulator stopped: \(error)")
+        }
+        try? await producer.flush(timeout: .seconds(5))
+    }
+
+    private func simulate() async throws {
+        try await waitForHealth()
+        let flows = try FlowStore.load(directory: settings.flowsDirectory).flows
+        let stores = flows.stores.compactMap { store -> TrafficSimulationConfiguration.Store? in
+            guard let number = store.dialedNumbers.first else { return nil }
+            return .init(id: store.id, dialedNumber: number, queue: store.attributes["kind"] ?? "general")
+        }
+        var configuration = TrafficSimulationConfiguration(
+            stores: stores,
+            agentCount: options.agents,
+            seed: options.seed,
+            start: UTCTimestamp(options.start),
+            callsPerHourPerStore: options.callsPerHour
+        )
+        if let rate = options.rate, !stores.isEmpty {
+            configuration.callsPerHourPerStore = rate * 3_600 / options.speed / Double(stores.count)
+            configuration.hourlyShape = Array(repeating: 1, count: 24)
+            configuration.maximumDayMultiplier = 1
+        }
+        let environment = HookEnvironment(
+            hookURL: options.hookURL, token: options.hookToken, flows: flows, logger: logger, metrics: metrics)
+        var simulation = TrafficSimulation(configuration: configuration)
+        logger.info(
+            "simulating \(stores.count) stores, \(options.agents) agents at \(options.speed)x from \(configuration.start)"
+        )
+        let clock = ContinuousClock()
+        let began = clock.now
+        var reported = clock.now
+        while !Task.isCancelled {
+            let elapsed = began.duration(to: clock.now)
+            let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let target = configuration.start.adding(milliseconds: Int64(wall * options.speed * 1_000))
+            let before = simulation.counters
+            for message in await simulation.advance(to: target, environment: environment) {
+                try await producer.enqueue(
+                    topic: topic(message.kind), key: Array(message.key.utf8), value: Array(message.value))
+                metrics.produced(message.kind)
+            }
+            metrics.advanced(from: before, to: simulation.counters, at: target)
+            if reported.duration(to: clock.now) > .seconds(60) {
+                reported = clock.now
+                logger.info("simulator: \(simulation.counters)")
+            }
+            if let duration = options.duration, wall >= duration { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        logger.info("simulator finished: \(simulation.counters)")
+    }
+
+    private func topic(_ kind: SimulatedMessage.Kind) -> String {
+        switch kind {
+        case .contactRecord: return settings.contactRecordsTopic
+        case .agentEvent: return settings.agentEventsTopic
+        case .contactEvent: return settings.contactEventsTopic
+        }
+    }
+
+    /// Polls `/health` next to the hook until it answers 200.
+    private func waitForHealth() async throws {
+        guard let health = URL(string: "/health", relativeTo: options.hookURL)?.absoluteURL else { return }
+        var request = URLRequest(url: health)
+        request.timeoutInterval = 2
+        while true {
+            if let (_, response) = try? await URLSession.shared.data(for: request),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+    }
+}
+
+/// The simulation's view of the world: the IVR hook over HTTP, and the stores' calendars.
+struct HookEnvironment: TrafficEnvironment {
+    var hookURL: URL
+    var token: String?
+    var flows: FlowSet
+    var logger: Logger
+    var metrics: SimulatorMetrics
+
+    /// Asks the hook like an IVR would; any failure counts as open (and is logged), as a flow's
+    /// error branch would usually queue the caller.
+    func isOpen(storeId: String, at instant: UTCTimestamp) async -> Bool {
+        var request = URLRequest(url: hookURL)
+        request.httpMethod = "POST"
+        request.timeoutInterval = 3
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let body: [String: String] = ["storeId": storeId, "at": instant.iso8601]
+        request.httpBody = try? JSONSerialization.data(withJSONObject: body)
+        do {
+            let (data, _) = try await URLSession.shared.data(for: request)
+            let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            guard let result = answer?["result"] as? String else {
+                logger.warning("hook answer for \(storeId) has no result; treating the store as open")
+                metrics.hookAnswered(open: nil)
+                return true
+            }
+            if result == "error" {
+                logger.warning(
+                    "hook answered an error for \(storeId) (\(answer?["error"] ?? "-")); treating it as open")
+                metrics.hookAnswered(open: nil)
+                return true
+            }
+            metrics.hookAnswered(open: result != "closed")
+            return result != "closed"
+        } catch {
+            logger.warning("hook call for \(storeId) failed (\(error)); treating the store as open")
+            metrics.hookAnswered(open: nil)
+            return true
+        }
+    }
+
+    /// Holidays and pre-holidays are busier, as for restaurant reservations; weekends a little.
+    func dayMultiplier(storeId: String, at instant: UTCTimestamp) -> Double {
+        guard let store = flows.store(id: storeId) else { return 1 }
+        switch store.schedule.decision(at: instant.date).dayType {
+        case .holiday: return 1.6
+        case .preHoliday: return 1.4
+        case .weekend: return 1.2
+        default: return 1
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import ArgumentParser
+import ContactCenter
+import Foundation
+import Hummingbird
+import Kafka
+import Logging
+import Metrics
+import Prometheus
+import Roles
+import Server
+import ServiceLifecycle
+
+/// `switchboard console-demo` (hidden): the live-status feature alone on the embedded Kafka,
+/// with a small floor of agents and contacts produced to it. No PostgreSQL.
+///
+/// Used by `scripts/browser-test.sh` (a fixed scene) and `scripts/bench-console.sh` (no scene;
+/// the benchmark produces its own events). Prints `KAFKA_BOOTSTRAP=…` and `HTTP=…` lines once up.
+struct ConsoleDemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "console-demo",
+        abstract: "Serve the operator console from the embedded Kafka with a demo floor (no PostgreSQL)."
+    )
+
+    @Option(help: "HTTP port (0 picks a free one).")
+    var httpPort: Int = 8080
+
+    @Option(help: "Partitions per topic of the embedded cluster.")
+    var partitions: Int = 3
+
+    @Flag(help: "Produce no demo floor (the benchmark produces its own events).")
+    var empty = false
+
+    @Flag(help: "Keep the demo floor moving: an agent changes state every few seconds.")
+    var animate = false
+
+    func run() async throws {
+        var settings = try Settings()
+        settings.httpPort = httpPort
+        LoggingSetup.bootstrap(settings)
+        let logger = Logger(label: "switchboard.console-demo")
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Logger(label: "kafka.embedded"))
+        for topic in [settings.agentEventsTopic, settings.contactEventsTopic] {
+            try cluster.createTopic(topic, partitions: partitions)
+        }
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(
+                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers), lingerMilliseconds: 1),
+            logger: Logger(label: "kafka.producer")
+        )
+        let floor = FloorWiring(
+            settings: settings, bootstrap: cluster.bootstrapServers, metadata: { try await producer.metadata() })
+        let application = buildApplication(
+            configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
+            dependencies: ServerDependencies(
+                readinessChecks: [floor.readinessCheck],
+                metricsRegistry: registry,
+                routeProviders: [floor.routes]
+            ),
+            logger: Logger(label: "switchboard.http")
+        )
+        let scene = DemoFloorScene(settings: settings, producer: producer)
+        let empty = self.empty
+        let animate = self.animate
+        let lines = [
+            "KAFKA_BOOTSTRAP=\(cluster.bootstrapServers)",
+            "HTTP=http://\(settings.httpHost):\(settings.httpPort)",
+            "CONSOLE=http://\(settings.httpHost):\(settings.httpPort)/console",
+        ]
+        let startup = ConsoleDemoStartup {
+            if !empty { try await scene.produceInitialScene() }
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            if animate { try await scene.animate() }
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: floor.publisher),
+                    .init(service: application),
+                    .init(service: startup),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+        await producer.close(timeout: .seconds(2))
+        withExtendedLifetime(cluster) {}
+    }
+}
+
+/// Runs the demo's start-up once, then waits for shutdown.
+private struct ConsoleDemoStartup: Service {
+    let body: @Sendable () async throws -> Void
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await body() }
+        try? await gracefulShutdown()
+    }
+}
+
+/// A small floor for demonstrations and the browser test: five agents in five activities, two
+/// queues, two contacts waiting and one answered.
+struct DemoFloorScene: Sendable {
+    static let instance = "arn:aws:connect:ap-northeast-1:123456789012:instance/5b6c0d9e-demo-4000-8000-000000000000"
+    static let tokyo = ResourceReference(arn: "\(instance)/queue/tokyo-reservations", name: "Tokyo Reservations")
+    static let osaka = ResourceReference(arn: "\(instance)/queue/osaka-delivery", name: "Osaka Delivery")
+    /// (last name, first name, username).
+    static let agents = [
+        ("佐藤", "花子", "hanako.sato"), ("鈴木", "太郎", "taro.suzuki"), ("高橋", "美咲", "misaki.takahashi"),
+        ("田中", "健", "ken.tanaka"), ("伊藤", "翔", "sho.ito"),
+    ]
+
+    let settings: Settings
+    let producer: KafkaProducer
+
+    static func agentArn(_ index: Int) -> String { "\(instance)/agent/demo-agent-\(index)" }
+
+    /// Agent `index` in `status`, with `contacts`, as of `at`.
+    func agentEvent(
+        _ index: Int, status: String, type: AgentStatus.Kind, contacts: [AgentContact] = [], at: UTCTimestamp,
+        since: UTCTimestamp
+    ) -> AgentEvent {
+        let (last, first, username) = Self.agents[index]
+        return AgentEvent(
+            agentArn: Self.agentArn(index), eventId: UUID().uuidString, eventTimestamp: at, eventType: .stateChange,
+            currentSnapshot: AgentSnapshot(
+                status: AgentStatus(name: status, type: type, startTimestamp: since),
+                configuration: AgentConfiguration(
+                    username: username, firstName: first, lastName: last,
+                    routingProfile: AgentRoutingProfile(
+                        arn: "\(Self.instance)/routing-profile/restaurants", name: "Restaurants",
+                        inboundQueues: [Self.tokyo, Self.osaka])),
+                contacts: contacts))
+    }
+
+    func contactEvent(
+        _ contactID: String, _ type: ContactEvent.EventType, queue: ResourceReference, at: UTCTimestamp,
+        agent: Int? = nil
+    ) -> ContactEvent {
+        ContactEvent(
+            id: UUID().uuidString, time: at, eventType: type, contactId: contactID,
+            queueInfo: ContactEvent.QueueInfo(queueArn: queue.arn, enqueueTimestamp: at.adding(seconds: -40)),
+            agentInfo: agent.map { ContactEvent.AgentInfo(agentArn: Self.agentArn($0), connectedToAgentTimestamp: at) })
+    }
+
+    func produce(_ event: AgentEvent) async throws {
+        _ = try await producer.send(
+            topic: settings.agentEventsTopic, key: Array(event.agentArn.utf8), value: Array(event.jsonData()))
+    }
+
+    func produce(_ event: ContactEvent) async throws {
+        _ = try await producer.send(
+            topic: settings.contactEventsTopic, key: Array(event.contactId.utf8), value: Array(event.jsonData()))
+    }
+
+    /// Available, on a call, in after-contact work, at lunch, offline; two callers waiting.
+    func produceInitialScene() async throws {
+        let now = UTCTimestamp(Date())
+        let earlier = now.adding(seconds: -95)
+        let call = AgentContact(
+            contactId: "demo-contact-answered", state: .connected, stateStartTimestamp: now.adding(seconds: -62),
+            connectedToAgentTimestamp: now.adding(seconds: -62), queue: Self.tokyo)
+        let wrapUp = AgentContact(
+            contactId: "demo-contact-wrapup", state: .ended, stateStartTimestamp: now.adding(seconds: -20),
+            queue: Self.osaka)
+        try await produce(agentEvent(0, status: "Available", type: .routable, at: now, since: earlier))
+        try await produce(
+            agentEvent(1, status: "Available", type: .routable, contacts: [call], at: now, since: earlier))
+        try await produce(
+            agentEvent(2, status: "Available", type: .routable, contacts: [wrapUp], at: now, since: earlier))
+        try await produce(agentEvent(3, status: "Lunch", type: .custom, at: now, since: now.adding(seconds: -600)))
+        try await produce(agentEvent(4, status: "Offline", type: .offline, at: now, since: now.adding(seconds: -30)))
+        try await produce(
+            contactEvent("demo-contact-answered", .queued, queue: Self.tokyo, at: now.adding(seconds: -70)))
+        try await produce(
+            contactEvent(
+                "demo-contact-answered", .connectedToAgent, queue: Self.tokyo, at: now.adding(seconds: -62), agent: 1))
+        try await produce(
+            contactEvent("demo-contact-waiting-1", .queued, queue: Self.tokyo, at: now.adding(seconds: -5)))
+        try await produce(
+            contactEvent("demo-contact-waiting-2", .queued, queue: Self.osaka, at: now.adding(seconds: -2)))
+    }
+
+    /// Moves agent 0 between Available and Break every five seconds, until cancelled.
+    func animate() async throws {
+        var onBreak = false
+        while true {
+            try await Task.sleep(for: .seconds(5))
+            onBreak.toggle()
+            let now = UTCTimestamp(Date())
+            try await produce(
+                agentEvent(
+                    0, status: onBreak ? "Break" : "Available", type: onBreak ? .custom : .routable, at: now, since: now
+                ))
+        }
+    }
+}

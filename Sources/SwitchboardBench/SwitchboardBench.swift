@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `switchboard-bench`: the benchmarks, load generators and the console demo of `make bench-*`
+/// and the browser test. Not part of the production image.
+@main
+struct SwitchboardBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchboard-bench",
+        abstract: "Benchmarks and load generators for Switchboard (make bench-ingest, bench-hook, bench-console).",
+        subcommands: [
+            BenchIngestCommand.self, BenchHookEvalCommand.self, BenchHookServeCommand.self, BenchConsoleCommand.self,
+            ConsoleDemoCommand.self,
+        ]
+    )
+}

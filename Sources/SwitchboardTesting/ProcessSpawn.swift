@@ -1,0 +1,98 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Child processes for the end-to-end tests and the benchmarks.
+///
+/// Spawned with `posix_spawn` and reaped with `waitpid`: Foundation's `Process` did not reap
+/// children reliably here (a finished child stayed a zombie and `waitUntilExit` never returned).
+public enum ProcessSpawn {
+    /// Starts `arguments` with `environment`; standard output and error are appended to `output`,
+    /// or inherited when it is `nil`.
+    ///
+    /// - Throws: `POSIXError` when the process cannot be started.
+    public static func start(_ arguments: [String], environment: [String: String], output: String? = nil) throws
+        -> pid_t
+    {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        guard result == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL)
+        }
+        return pid
+    }
+
+    /// Waits for `pid` to exit without holding a thread of Swift's cooperative pool (`waitpid`
+    /// blocks; on a 2-core machine two blocked pool threads stall every other test): its exit
+    /// status, or 128 + the signal that ended it.
+    public static func exit(of pid: pid_t) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: wait(pid)) }
+        }
+    }
+
+    /// Waits for `pid` to exit, blocking the calling thread: for `defer` clean-ups after a
+    /// SIGKILL (which ends a process at once); use ``exit(of:)`` everywhere else.
+    public static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        if status & 0x7F == 0 { return (status >> 8) & 0xFF }
+        return 128 + (status & 0x7F)
+    }
+
+    /// Runs a shell command (bash), returning its exit status; output goes to `output`.
+    @discardableResult
+    public static func shell(_ command: String, output: String = "/tmp/switchboard-shell.log") async throws -> Int32 {
+        await exit(
+            of: try start(
+                ["/bin/bash", "-c", command], environment: ProcessInfo.processInfo.environment, output: output))
+    }
+
+    /// ``shell(_:output:)`` blocking the calling thread: for `defer` clean-ups only.
+    @discardableResult
+    public static func shellBlocking(_ command: String, output: String = "/tmp/switchboard-shell.log") throws -> Int32 {
+        wait(try start(["/bin/bash", "-c", command], environment: ProcessInfo.processInfo.environment, output: output))
+    }
+
+    /// The peak resident set size of a live process, from `/proc/<pid>/status` (`VmHWM`).
+    public static func peakRSSMegabytes(of pid: pid_t) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes / 1024
+    }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    public static func freeLoopbackPort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                _ = bind(descriptor, raw, length)
+                _ = getsockname(descriptor, raw, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

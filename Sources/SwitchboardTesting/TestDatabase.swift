@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storage
+
+/// The PostgreSQL server the test script started (`scripts/test.sh`), read from the environment.
+///
+/// Without `SWITCHBOARD_TEST_DATABASE_URL` the database tests are disabled locally, but when `CI`
+/// is set they run and fail: in CI a missing database is an error, never a silent skip.
+public enum TestDatabase {
+    public static let url = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_DATABASE_URL"]
+    public static let isCI = !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty
+    /// Whether database tests run: a database is configured, or we are in CI (and will fail without one).
+    public static let enabled = url != nil || isCI
+
+    public static var logger: Logger {
+        var logger = Logger(label: "test.postgres")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// The configured database, or a recorded failure.
+    public static func configuration() throws -> DatabaseConfiguration {
+        guard let url else {
+            throw TestDatabaseMissing()
+        }
+        return try DatabaseConfiguration(url: url)
+    }
+
+    /// Creates a fresh database named after the test (dropped first if it exists) and runs `body`
+    /// with a running client connected to it.
+    public static func withFreshDatabase<T: Sendable>(
+        _ name: String,
+        _ body: @Sendable (PostgresClient, DatabaseConfiguration) async throws -> T
+    ) async throws -> T {
+        let base = try configuration()
+        let admin = PostgresClient(configuration: base.clientConfiguration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await admin.run() }
+            defer { group.cancelAll() }
+            let database = "t_\(name)".lowercased()
+            do {
+                try await recreate(database, admin: admin)
+            } catch {
+                throw TestDatabaseSetupFailed(detail: String(reflecting: error))
+            }
+            var configuration = base
+            configuration.database = database
+            let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+            return try await withThrowingTaskGroup(of: Void.self) { inner in
+                inner.addTask { await client.run() }
+                defer { inner.cancelAll() }
+                return try await body(client, configuration)
+            }
+        }
+    }
+}
+
+extension TestDatabase {
+    /// Runs `body` with a running client for `configuration`.
+    public static func withClient<T: Sendable>(
+        _ configuration: DatabaseConfiguration,
+        _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+}
+
+public struct TestDatabaseSetupFailed: Error, CustomStringConvertible {
+    public var detail: String
+    public var description: String { "creating the test database failed: \(detail)" }
+}
+
+public struct TestDatabaseMissing: Error, CustomStringConvertible {
+    public var description: String {
+        "CI is set but SWITCHBOARD_TEST_DATABASE_URL is not: run the tests with scripts/test.sh (make test)"
+    }
+}
+
+extension TestDatabase {
+    /// Drops `database` (disconnecting its sessions) and creates it empty: the one bootstrap of a
+    /// fresh database for the tests and the benchmarks.
+    ///
+    /// - Parameters:
+    ///   - database: A lowercase SQL identifier (not quoted: test and bench names only).
+    ///   - admin: A running client connected to another database of the server.
+    public static func recreate(_ database: String, admin: PostgresClient) async throws {
+        try await admin.query("DROP DATABASE IF EXISTS \(unescaped: database) WITH (FORCE)", logger: logger)
+        try await admin.query("CREATE DATABASE \(unescaped: database)", logger: logger)
+    }
+}

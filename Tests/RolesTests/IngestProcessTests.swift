@@ -1,0 +1,210 @@
+import ContactCenter
+import Foundation
+import Kafka
+import Logging
+import PostgresNIO
+import Storage
+import SwitchboardTesting
+import Testing
+
+extension WorkerProcessSuites {
+    /// End-to-end tests of `switchboard ingest` worker processes against the embedded Kafka cluster
+    /// and a real PostgreSQL server.
+    @Suite("Ingest workers end to end", .serialized, .enabled(if: TestDatabase.enabled))
+    struct IngestProcessTests {
+        static func producer(_ cluster: EmbeddedKafkaCluster) throws -> KafkaProducer {
+            try KafkaProducer(
+                configuration: KafkaProducerConfiguration(
+                    common: KafkaConfiguration(
+                        bootstrapServers: cluster.bootstrapServers,
+                        properties: ["message.max.bytes": "10000000"]
+                    )
+                ),
+                logger: TestDatabase.logger
+            )
+        }
+
+        static func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
+            let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
+            for try await value in rows.decode(Int.self) { return value }
+            return 0
+        }
+
+        @Test("bad records go to dead_letter through Kafka, the partition moves on, counts are metrics")
+        func badInputThroughKafka() async throws {
+            let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
+            for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 2) }
+            try await TestDatabase.withFreshDatabase("e2e_bad") { client, configuration in
+                let producer = try Self.producer(cluster)
+                var fixtures = TrafficFixtures(seed: 11)
+                let values: [[UInt8]?] = [
+                    Array("{\"ContactId\": ".utf8),
+                    Array(#"{"LastUpdateTimestamp":"2026-11-20T01:02:03Z"}"#.utf8),
+                    Array(#"{"ContactId":"x","LastUpdateTimestamp":42}"#.utf8),
+                    [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D],
+                    nil,
+                ]
+                for value in values {
+                    try await producer.send(
+                        topic: "contact-records", partition: 0, key: Array("bad".utf8), value: value)
+                }
+                // The mock broker keeps ~5 MiB per partition and evicts older data silently, so the
+                // 5 MB record gets a partition of its own.
+                try await producer.send(
+                    topic: "contact-records", partition: 1, key: Array("big".utf8),
+                    value: Array(repeating: UInt8(ascii: " "), count: 5_000_000))
+                for index in 0..<20 {
+                    try await producer.send(
+                        topic: "contact-records", partition: 0, key: nil,
+                        value: Array(fixtures.contactRecord(index: index).jsonData()))
+                }
+                let worker = try WorkerProcess(
+                    bootstrap: cluster.bootstrapServers,
+                    databaseURL:
+                        "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)",
+                    group: "e2e-bad",
+                    name: "bad"
+                )
+                defer { worker.kill() }
+                // Until the worker migrated, the table does not exist: keep polling.
+                let ingested = await eventually(within: .seconds(60)) {
+                    let records = try? await Self.count(client, "SELECT count(*) FROM contact_record")
+                    let letters = try? await Self.count(client, "SELECT count(*) FROM dead_letter")
+                    return records == 20 && letters == 6
+                }
+                #expect(ingested, "good records after the bad ones were ingested")
+                #expect(try await Self.count(client, "SELECT count(*) FROM dead_letter") == 6)
+                #expect(
+                    try await Self.count(
+                        client,
+                        "SELECT next_offset FROM consumer_offset WHERE topic = 'contact-records' AND partition = 0"
+                    ) == 25
+                )
+                #expect(
+                    try await Self.count(
+                        client,
+                        "SELECT next_offset FROM consumer_offset WHERE topic = 'contact-records' AND partition = 1"
+                    ) == 1
+                )
+                let metrics = await worker.body(of: "/metrics") ?? ""
+                #expect(metrics.contains(#"switchboard_ingest_dead_letters_total{reason="invalid"} 4"#))
+                #expect(metrics.contains(#"switchboard_ingest_dead_letters_total{reason="too_large"} 1"#))
+                #expect(metrics.contains(#"switchboard_ingest_dead_letters_total{reason="tombstone"} 1"#))
+                #expect(await worker.stop(signal: SIGTERM) == 0, "graceful stop exits 0:\n\(worker.log)")
+                await producer.close()
+            }
+        }
+
+        /// The partitions a worker reports `switchboard_ingest_lag_records` for, as `topic/partition`.
+        static func lagPartitions(_ worker: WorkerProcess) async -> Set<String> {
+            let metrics = await worker.body(of: "/metrics") ?? ""
+            var partitions: Set<String> = []
+            for line in metrics.split(separator: "\n") where line.hasPrefix("switchboard_ingest_lag_records{") {
+                guard let topic = line.firstMatch(of: /topic="([^"]+)"/)?.1,
+                    let partition = line.firstMatch(of: /partition="([0-9]+)"/)?.1
+                else { continue }
+                partitions.insert("\(topic)/\(partition)")
+            }
+            return partitions
+        }
+
+        @Test("lag gauges follow the assignment: after a rebalance each partition is reported by one worker")
+        func lagFollowsAssignment() async throws {
+            let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
+            for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }
+            let all = Set(IngestTopics().all.flatMap { topic in (0..<4).map { "\(topic)/\($0)" } })
+            try await TestDatabase.withFreshDatabase("e2e_lag") { _, configuration in
+                let url =
+                    "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+                let first = try WorkerProcess(
+                    bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-lag", name: "lag-1")
+                defer { first.kill() }
+                let alone = await eventually(within: .seconds(60)) { await Self.lagPartitions(first) == all }
+                let reported = await Self.lagPartitions(first)
+                #expect(alone, "one worker reports every partition: \(reported.sorted())")
+
+                let second = try WorkerProcess(
+                    bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-lag", name: "lag-2")
+                defer { second.kill() }
+                let split = await eventually(within: .seconds(90)) {
+                    let a = await Self.lagPartitions(first)
+                    let b = await Self.lagPartitions(second)
+                    return !a.isEmpty && !b.isEmpty && a.isDisjoint(with: b) && a.union(b) == all
+                }
+                let a = await Self.lagPartitions(first)
+                let b = await Self.lagPartitions(second)
+                #expect(split, "each partition reported once: \(a.sorted()) / \(b.sorted())")
+                #expect(await first.stop(signal: SIGTERM) == 0)
+                #expect(await second.stop(signal: SIGTERM) == 0)
+            }
+        }
+
+        @Test("PostgreSQL stopped for 10 s mid-stream: not ready, retries, resumes with nothing lost")
+        func databaseOutage() async throws {
+            let directory = URL(
+                fileURLWithPath: ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_WORKDIR"] ?? "/tmp"
+            )
+            .appendingPathComponent("outage-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let port = ProcessSpawn.freeLoopbackPort()
+            let lib = Repository.root.appendingPathComponent("scripts/lib.sh").path
+            let start = "source '\(lib)' && start_postgres '\(directory.path)/pg' \(port) fast"
+            let stop = "source '\(lib)' && stop_postgres '\(directory.path)/pg'"
+            #expect(try await ProcessSpawn.shell(start) == 0, "a private PostgreSQL server started")
+            defer { _ = try? ProcessSpawn.shellBlocking(stop) }
+            #expect(
+                try await ProcessSpawn.shell("psql -h 127.0.0.1 -p \(port) -U postgres -qc 'CREATE DATABASE outage'")
+                    == 0)
+
+            let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
+            for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }
+            let producer = try Self.producer(cluster)
+            let worker = try WorkerProcess(
+                bootstrap: cluster.bootstrapServers,
+                databaseURL: "postgres://postgres@127.0.0.1:\(port)/outage",
+                group: "outage",
+                name: "outage"
+            )
+            defer { worker.kill() }
+            let total = 6_000
+            let produced = Task {
+                var fixtures = TrafficFixtures(seed: 21)
+                for index in 0..<total {
+                    try await producer.enqueue(
+                        topic: "contact-records", key: nil,
+                        value: Array(fixtures.contactRecord(index: index).jsonData()))
+                    if index % 300 == 299 {
+                        try await producer.flush()
+                        try await Task.sleep(for: .milliseconds(800))
+                    }
+                }
+                try await producer.flush()
+            }
+            #expect(await eventually(within: .seconds(60)) { await worker.status(of: "/ready") == 200 })
+            try await Task.sleep(for: .seconds(3))
+            #expect(try await ProcessSpawn.shell(stop) == 0)
+            let wentUnready = await eventually(within: .seconds(8)) { await worker.status(of: "/ready") == 503 }
+            #expect(wentUnready, "readiness reports the database outage")
+            try await Task.sleep(for: .seconds(10))
+            #expect(try await ProcessSpawn.shell(start) == 0)
+            try await produced.value
+
+            var configuration = try TestDatabase.configuration()
+            configuration.port = port
+            configuration.username = "postgres"
+            configuration.database = "outage"
+            try await TestDatabase.withClient(configuration) { client async throws in
+                let caughtUp = await eventually(within: .seconds(90)) {
+                    (try? await Self.count(client, "SELECT count(*) FROM contact_record")) == total
+                }
+                #expect(caughtUp, "every record ingested after the outage:\n\(worker.log.suffix(2_000))")
+                #expect(
+                    try await Self.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record") == total,
+                    "none twice")
+                #expect(await eventually(within: .seconds(10)) { await worker.status(of: "/ready") == 200 })
+            }
+            #expect(worker.log.contains("retrying"), "the worker retried with backoff")
+            await producer.close()
+        }
+    }
+}
