@@ -200,6 +200,8 @@ let package = Package(
             dependencies: [
                 "Roles", "Server", "Kafka", "Storage", "ContactCenter", "SwitchboardTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -35,12 +35,14 @@ if [ -z "${SWITCHBOARD_SKIP_LINT:-}" ] && swift format --version >/dev/null 2>&1
     swift format lint --strict --recursive --parallel Package.swift Sources Tests
 fi
 
-log "validating docker-compose.yml, deploy/ manifests and the Grafana dashboard"
-scripts/validate-deploy.sh
-
-log "building and running the tests"
+log "building the tests"
 swift build --build-tests
 export SWITCHBOARD_BINARY="$(swift build --show-bin-path)/switchboard"
+
+log "validating docker-compose.yml, deploy/ manifests, alert rules and the Grafana dashboard"
+scripts/validate-deploy.sh --binary "$SWITCHBOARD_BINARY"
+
+log "running the tests"
 export SWITCHBOARD_BENCH_BINARY="$(swift build --show-bin-path)/switchboard-bench"
 swift test --skip-build "$@"
 

@@ -32,3 +32,18 @@ public func eventually(
     }
     return try await condition()
 }
+
+/// `POST url` with a JSON body and a 5-second timeout: the status and body; `nil` when nothing
+/// answers.
+public func httpPost(_ url: URL, json: String, headers: [String: String] = [:]) async -> (status: Int, body: String)? {
+    var request = URLRequest(url: url)
+    request.httpMethod = "POST"
+    request.timeoutInterval = 5
+    request.httpBody = Data(json.utf8)
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    guard let (data, response) = try? await URLSession.shared.data(for: request),
+        let status = (response as? HTTPURLResponse)?.statusCode
+    else { return nil }
+    return (status, String(decoding: data, as: UTF8.self))
+}

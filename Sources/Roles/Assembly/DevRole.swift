@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import Logging
 import PostgresNIO
+import Server
 import ServiceLifecycle
 import Storage
 
@@ -40,7 +41,7 @@ public enum DevRole {
             logger: Logger(label: "switchboard.ingest"))
         let hook = HookWiring(settings: settings, logger: logger)
         let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
-        let application = context.application(
+        let http = context.http(
             readiness: [
                 DatabaseReadinessCheck(client: postgres),
                 KafkaReadinessCheck(producer: producer, topics: settings.topics),
@@ -48,7 +49,9 @@ public enum DevRole {
                 hook.readinessCheck,
                 floor.readinessCheck,
             ],
-            routes: hook.routeProviders + [floor.routes])
+            scopes: RoleContext.serveScopes,
+            routes: hook.routeProviders + [floor.routes],
+            drain: ShutdownDrain())
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,
             database: database)
@@ -61,7 +64,6 @@ public enum DevRole {
             .init(service: ingest),
             .init(service: hook.reloadService),
             .init(service: floor.publisher),
-            .init(service: application),
         ]
         if settings.simulatorEnabled {
             // Simulated time starts now, so the console shows live agents at once; the service
@@ -72,6 +74,6 @@ public enum DevRole {
                 logger: Logger(label: "switchboard.simulator"))
             services.append(.init(service: simulator, successTerminationBehavior: .ignore))
         }
-        return context.group(services)
+        return context.group(services + http)
     }
 }

@@ -6,7 +6,7 @@ import Storage
 /// `switchboard ingest`: one ingest worker of the consumer group (scale out by running more).
 ///
 /// Services, in start order: the PostgreSQL client, the migrations (once), the ingest (after
-/// the migrations), the HTTP server (`/ready`: database and ingest).
+/// the migrations), the HTTP server (`/ready`: database and ingest) and its readiness gauges.
 public enum IngestRole {
     /// - Throws: A `DatabaseConfiguration` error for a malformed database URL.
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
@@ -17,15 +17,12 @@ public enum IngestRole {
         let schema = StartupGate()
         let ingest = IngestService(
             settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, schema: schema, logger: logger)
-        return context.group([
-            .init(service: postgres),
-            .init(service: MigrationService(client: postgres, gate: schema, logger: logger)),
-            .init(service: ingest),
-            .init(
-                service: context.application(readiness: [
-                    DatabaseReadinessCheck(client: postgres), ingest.readinessCheck,
-                ])
-            ),
-        ])
+        let http = context.http(readiness: [DatabaseReadinessCheck(client: postgres), ingest.readinessCheck])
+        return context.group(
+            [
+                .init(service: postgres),
+                .init(service: MigrationService(client: postgres, gate: schema, logger: logger)),
+                .init(service: ingest),
+            ] + http)
     }
 }

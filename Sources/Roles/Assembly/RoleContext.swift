@@ -21,16 +21,30 @@ public struct RoleContext: Sendable {
         self.logger = logger
     }
 
-    /// The role's HTTP server: `/health`, `/ready` over `readiness`, `/metrics`, and `routes`.
-    func application(
-        port: Int? = nil, readiness: [any ReadinessCheck], routes: [any RouteProvider] = []
-    ) -> some Service {
-        buildApplication(
+    /// The role's HTTP server (`/health`, `/ready` and `/ready/{scope}` over `readiness`,
+    /// `/metrics`, and `routes`) and the services that go with it: the `switchboard_ready`
+    /// gauges, and with a `drain`, the drain on shutdown. List them last, in this order.
+    func http(
+        port: Int? = nil, readiness: [any ReadinessCheck], scopes: [String: Set<String>] = [:],
+        routes: [any RouteProvider] = [], drain: ShutdownDrain? = nil
+    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        let application = buildApplication(
             configuration: ServerConfiguration(host: settings.httpHost, port: port ?? settings.httpPort),
             dependencies: ServerDependencies(
-                readinessChecks: readiness, metricsRegistry: metrics, routeProviders: routes),
+                readinessChecks: readiness, metricsRegistry: metrics, routeProviders: routes,
+                readinessScopes: scopes, drain: drain),
             logger: Logger(label: "switchboard.http")
         )
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: application),
+            .init(service: ReadinessGauges(checks: readiness, drain: drain)),
+        ]
+        if let drain {
+            // Last: graceful shutdown reaches it first, and the server stops only after the drain.
+            let period = Duration.seconds(settings.shutdownDrainSeconds)
+            services.append(.init(service: DrainService(drain: drain, period: period, logger: logger)))
+        }
+        return services
     }
 
     /// One `ServiceGroup` for the role, stopped by SIGTERM or SIGINT (in reverse order).
@@ -46,4 +60,10 @@ extension RoleContext {
     public static func bootstrap(_ settings: Settings, logger: Logger = Logger(label: "switchboard")) -> RoleContext {
         RoleContext(settings: settings, metrics: MetricsSetup.bootstrap(), logger: logger)
     }
+}
+
+extension RoleContext {
+    /// The readiness scopes of the HTTP roles: the hook needs its flows only (a Kafka outage
+    /// must not take it out of a load balancer); the console needs Kafka and a caught-up floor.
+    static let serveScopes: [String: Set<String>] = ["hook": ["flows"], "console": ["kafka", "floor"]]
 }

@@ -1,12 +1,15 @@
 import Kafka
 import Logging
+import Server
 import ServiceLifecycle
 
 /// `switchboard serve`: the stateless HTTP role, the IVR hook and the live console (run any
 /// number of replicas).
 ///
 /// Services, in start order: the metadata producer, the flows reloader, the floor publisher,
-/// the HTTP server.
+/// the HTTP server, the readiness gauges, the drain. `/ready/hook` needs the flows only (never
+/// Kafka), `/ready/console` Kafka and the floor; on SIGTERM every `/ready` answers 503 for
+/// `SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS` while calls are still answered, then the server closes.
 public enum ServeRole {
     /// - Throws: A `KafkaError` when the Kafka client cannot be created from the settings.
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
@@ -19,19 +22,21 @@ public enum ServeRole {
         let hook = HookWiring(settings: settings, logger: logger)
         let floor = FloorWiring(
             settings: settings, bootstrap: settings.kafkaBootstrap, metadata: { try await producer.metadata() })
-        let application = context.application(
+        let http = context.http(
             readiness: [
                 KafkaReadinessCheck(
                     producer: producer, topics: [settings.agentEventsTopic, settings.contactEventsTopic]),
                 hook.readinessCheck,
                 floor.readinessCheck,
             ],
-            routes: hook.routeProviders + [floor.routes])
-        return context.group([
-            .init(service: KafkaProducerService(producer: producer, flushTimeout: .seconds(2))),
-            .init(service: hook.reloadService),
-            .init(service: floor.publisher),
-            .init(service: application),
-        ])
+            scopes: RoleContext.serveScopes,
+            routes: hook.routeProviders + [floor.routes],
+            drain: ShutdownDrain())
+        return context.group(
+            [
+                .init(service: KafkaProducerService(producer: producer, flushTimeout: .seconds(2))),
+                .init(service: hook.reloadService),
+                .init(service: floor.publisher),
+            ] + http)
     }
 }

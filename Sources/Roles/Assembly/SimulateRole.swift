@@ -19,13 +19,13 @@ public enum SimulateRole {
                 common: settings.kafka(bootstrap: settings.kafkaBootstrap, clientID: "switchboard-simulator")),
             logger: Logger(label: "kafka.producer"))
         let simulator = SimulatorService(options: options, settings: settings, producer: producer, logger: logger)
-        return context.group([
-            .init(service: KafkaProducerService(producer: producer)),
-            .init(service: simulator, successTerminationBehavior: .gracefullyShutdownGroup),
-            .init(
-                service: context.application(
+        return context.group(
+            [
+                .init(service: KafkaProducerService(producer: producer)),
+                .init(service: simulator, successTerminationBehavior: .gracefullyShutdownGroup),
+            ]
+                + context.http(
                     port: settings.simulatorHTTPPort,
-                    readiness: [KafkaReadinessCheck(producer: producer, topics: settings.topics)])),
-        ])
+                    readiness: [KafkaReadinessCheck(producer: producer, topics: settings.topics)]))
     }
 }

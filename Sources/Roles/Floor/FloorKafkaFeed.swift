@@ -19,7 +19,8 @@ import Server
 ///   librdkafka's mock cluster, which answers no offset for any timestamp) the partition is read
 ///   from the beginning and its older records skipped: slower, never wrong.
 struct FloorKafkaFeed: FloorEventSource {
-    var bootstrap: String
+    /// The client configuration (bootstrap servers and the operator's properties).
+    var kafka: KafkaConfiguration
     var agentEventsTopic: String
     var contactEventsTopic: String
     var rebuildWindow: Duration
@@ -36,12 +37,7 @@ struct FloorKafkaFeed: FloorEventSource {
         let partitions = try await waitForPartitions()
         let consumer = try await KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
-                common: KafkaConfiguration(
-                    bootstrapServers: bootstrap, clientID: "switchboard-floor",
-                    // The console is latency-bound: a broker holds an empty fetch at most this long
-                    // (it answers at once when records arrive, but librdkafka's default of 500 ms
-                    // delays the next fetch after an idle one).
-                    properties: ["fetch.wait.max.ms": "20"]),
+                common: kafka,
                 // Required by librdkafka for assign(); never joined, never committed.
                 groupID: "switchboard-floor-\(UUID().uuidString.prefix(8))",
                 autoOffsetReset: "earliest"

@@ -31,7 +31,11 @@ public struct FloorWiring: Sendable {
         let floor = FloorConfiguration(
             serviceLevelThreshold: .seconds(settings.floorServiceLevelSeconds), timeZone: settings.floorTimeZone)
         let feed = FloorKafkaFeed(
-            bootstrap: bootstrap,
+            // The console is latency-bound: a broker holds an empty fetch at most this long (it
+            // answers at once when records arrive, but librdkafka's default of 500 ms delays the
+            // next fetch after an idle one).
+            kafka: settings.kafka(
+                bootstrap: bootstrap, clientID: "switchboard-floor", defaults: ["fetch.wait.max.ms": "20"]),
             agentEventsTopic: settings.agentEventsTopic,
             contactEventsTopic: settings.contactEventsTopic,
             rebuildWindow: .seconds(60 * settings.floorRebuildMinutes),

@@ -81,11 +81,8 @@ public struct IngestService: Service {
         )
         let consumer = try await KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
-                common: KafkaConfiguration(
-                    bootstrapServers: bootstrap,
-                    clientID: "switchboard-ingest",
-                    properties: Self.consumerProperties.merging(settings.kafkaProperties) { $1 }
-                ),
+                common: settings.kafka(
+                    bootstrap: bootstrap, clientID: "switchboard-ingest", defaults: Self.consumerProperties),
                 groupID: settings.ingestGroup,
                 sessionTimeoutMilliseconds: settings.kafkaSessionTimeoutMilliseconds,
                 heartbeatIntervalMilliseconds: settings.kafkaSessionTimeoutMilliseconds / 4

@@ -57,6 +57,11 @@ public struct Settings: Sendable {
     /// `SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS`: the service-level threshold of the console (default 20).
     public var floorServiceLevelSeconds: Int
 
+    /// `SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS`: on SIGTERM, how long serve and dev keep answering
+    /// while every `/ready` answers 503, before the server closes (default 5; Kubernetes' preStop
+    /// sleep comes before it).
+    public var shutdownDrainSeconds: Int
+
     /// `SWITCHBOARD_INGEST_GROUP`: the ingest's consumer group (offsets are kept per group in PostgreSQL).
     public var ingestGroup: String
     /// `SWITCHBOARD_INGEST_LANES`: concurrent writers per worker (partitions are spread over them).
@@ -67,8 +72,9 @@ public struct Settings: Sendable {
     public var ingestBatchMilliseconds: Int
     /// `SWITCHBOARD_INGEST_MAX_RECORD_BYTES`: larger records go to the dead-letter table.
     public var ingestMaxRecordBytes: Int
-    /// `SWITCHBOARD_KAFKA_PROPERTIES`: extra librdkafka properties for the ingest consumer,
-    /// `name=value` pairs separated by commas (for example `fetch.wait.max.ms=50`).
+    /// `SWITCHBOARD_KAFKA_PROPERTIES`: librdkafka properties for every Kafka client of every role
+    /// (ingest consumer, floor consumer, producers), `name=value` pairs separated by commas, e.g.
+    /// `security.protocol=SASL_SSL,sasl.mechanisms=SCRAM-SHA-512,sasl.username=u,sasl.password=p`.
     public var kafkaProperties: [String: String]
     /// `SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS`: the consumer group session timeout.
     public var kafkaSessionTimeoutMilliseconds: Int
@@ -149,6 +155,7 @@ public struct Settings: Sendable {
             properties[parts[0]] = parts[1]
         }
         kafkaProperties = properties
+        shutdownDrainSeconds = try integer("SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS", 5, range: 0...300)
         ingestGroup = string("SWITCHBOARD_INGEST_GROUP", "switchboard-ingest")
         ingestLanes = try integer("SWITCHBOARD_INGEST_LANES", 2, range: 1...64)
         ingestBatchRecords = try integer("SWITCHBOARD_INGEST_BATCH_RECORDS", 4_000, range: 1...100_000)

@@ -9,7 +9,9 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardR
     router.add(middleware: UpgradeRefusalMiddleware())
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ErrorMiddleware())
-    HealthController<SwitchboardRequestContext>(checks: dependencies.readinessChecks).addRoutes(to: router)
+    HealthController<SwitchboardRequestContext>(
+        checks: dependencies.readinessChecks, scopes: dependencies.readinessScopes, drain: dependencies.drain
+    ).addRoutes(to: router)
     if let registry = dependencies.metricsRegistry {
         router.get("/metrics") { _, _ -> Response in
             Response(

@@ -11,15 +11,24 @@ public struct ServerDependencies: Sendable {
     public var metricsRegistry: PrometheusCollectorRegistry?
     /// The features served besides health and metrics, each adding its own routes.
     public var routeProviders: [any RouteProvider]
+    /// `GET /ready/{scope}`: the names of the checks each kind of traffic needs (e.g. `hook`:
+    /// `flows`), so a dependency one route does not use cannot take it out of a load balancer.
+    public var readinessScopes: [String: Set<String>]
+    /// Set while the process drains on shutdown: every readiness endpoint then answers 503.
+    public var drain: ShutdownDrain?
 
     /// Creates the dependencies.
     public init(
         readinessChecks: [any ReadinessCheck] = [],
         metricsRegistry: PrometheusCollectorRegistry? = nil,
-        routeProviders: [any RouteProvider] = []
+        routeProviders: [any RouteProvider] = [],
+        readinessScopes: [String: Set<String>] = [:],
+        drain: ShutdownDrain? = nil
     ) {
         self.readinessChecks = readinessChecks
         self.metricsRegistry = metricsRegistry
         self.routeProviders = routeProviders
+        self.readinessScopes = readinessScopes
+        self.drain = drain
     }
 }

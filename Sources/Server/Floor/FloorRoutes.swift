@@ -6,6 +6,7 @@ import ServiceLifecycle
 
 /// The live-status feature: the floor as JSON, its WebSocket and SSE streams, and the console.
 ///
+/// - `GET /` redirects to `/console`;
 /// - `GET /console` (and `/console/console.js`, `/console/console.css`): the operator console,
 ///   open (it holds no data; it reads the streams with the token from its own URL).
 /// - `GET /v1/floor`: the current view as a snapshot message (`seq`, `epoch`, `view`).
@@ -37,6 +38,8 @@ public struct FloorRoutes: RouteProvider {
     }
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
+        // The documented address of a deployment is its root: send people to the console.
+        router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/console"]) }
         router.get("/console") { _, _ in try ConsoleAssets.response(for: "console.html") }
         router.get("/console/{asset}") { _, context in
             try ConsoleAssets.response(for: context.parameters.require("asset"))
