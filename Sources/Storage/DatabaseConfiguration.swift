@@ -1,10 +1,15 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// Where the PostgreSQL server is and how to log in.
 ///
 /// Built from a libpq-style URL, `postgres://user:password@host:port/database?sslmode=disable`, so
-/// operators configure it the way every other PostgreSQL tool is configured.
+/// operators configure it the way every other PostgreSQL tool is configured. `sslmode` follows
+/// libpq: `disable`; `prefer` and `require` encrypt without verifying the server (as libpq does);
+/// `verify-ca` checks the certificate chain and `verify-full` also the host name, against
+/// `sslrootcert=/path/to/ca.pem` when given (a private CA, e.g. RDS's bundle), else the system's
+/// trust store.
 public struct DatabaseConfiguration: Sendable, Hashable {
     /// The server's host name or address.
     public var host: String
@@ -16,8 +21,11 @@ public struct DatabaseConfiguration: Sendable, Hashable {
     public var password: String?
     /// The database to connect to.
     public var database: String
-    /// Whether to require TLS (`sslmode=require`), prefer it (`prefer`) or not use it (`disable`, the default).
+    /// libpq's `sslmode`: `disable` (the default), `prefer`, `require`, `verify-ca` or `verify-full`.
     public var tlsMode: String
+    /// libpq's `sslrootcert`: a PEM file of the CA certificates that verify the server
+    /// (`verify-ca`, `verify-full`); `nil` for the system's trust store.
+    public var rootCertificatePath: String?
     /// The most connections the pool opens.
     public var maximumConnections: Int
 
@@ -29,6 +37,7 @@ public struct DatabaseConfiguration: Sendable, Hashable {
         password: String? = nil,
         database: String = "switchboard",
         tlsMode: String = "disable",
+        rootCertificatePath: String? = nil,
         maximumConnections: Int = 8
     ) {
         self.host = host
@@ -37,6 +46,7 @@ public struct DatabaseConfiguration: Sendable, Hashable {
         self.password = password
         self.database = database
         self.tlsMode = tlsMode
+        self.rootCertificatePath = rootCertificatePath
         self.maximumConnections = maximumConnections
     }
 
@@ -53,9 +63,15 @@ public struct DatabaseConfiguration: Sendable, Hashable {
             )
         }
         let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
-        guard ["disable", "prefer", "require"].contains(sslMode) else {
+        guard Self.tlsModes.contains(sslMode) else {
             throw StorageError(
-                code: .configuration, message: "sslmode must be disable, prefer or require, not \(sslMode)")
+                code: .configuration,
+                message: "sslmode must be one of \(Self.tlsModes.joined(separator: ", ")), not \(sslMode)")
+        }
+        let rootCertificate = components.queryItems?.first { $0.name == "sslrootcert" }?.value
+        if let rootCertificate, !FileManager.default.isReadableFile(atPath: rootCertificate) {
+            throw StorageError(
+                code: .configuration, message: "sslrootcert \(rootCertificate) is not a readable PEM file")
         }
         let database = String(components.path.drop { $0 == "/" })
         self.init(
@@ -64,9 +80,13 @@ public struct DatabaseConfiguration: Sendable, Hashable {
             username: components.user ?? "postgres",
             password: components.password,
             database: database.isEmpty ? "postgres" : database,
-            tlsMode: sslMode
+            tlsMode: sslMode,
+            rootCertificatePath: rootCertificate
         )
     }
+
+    /// The `sslmode` values accepted, as libpq names them.
+    public static let tlsModes = ["disable", "prefer", "require", "verify-ca", "verify-full"]
 
     /// The URL form, without the password (for logs and banners).
     public var redactedURL: String {
@@ -74,11 +94,23 @@ public struct DatabaseConfiguration: Sendable, Hashable {
     }
 
     /// postgres-nio's client configuration.
+    ///
+    /// - Important: A CA file that cannot be parsed fails the connections (with the reason in the
+    ///   pool's errors); ``init(url:)`` only checks that it is readable.
     public var clientConfiguration: PostgresClient.Configuration {
+        var verifying = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificatePath { verifying.trustRoots = .file(rootCertificatePath) }
         let tls: PostgresClient.Configuration.TLS =
             switch tlsMode {
-            case "require": .require(.makeClientConfiguration())
-            case "prefer": .prefer(.makeClientConfiguration())
+            case "verify-full": .require(verifying)
+            case "verify-ca":
+                {
+                    var chainOnly = verifying
+                    chainOnly.certificateVerification = .noHostnameVerification
+                    return .require(chainOnly)
+                }()
+            case "require": .require(Self.unverified)
+            case "prefer": .prefer(Self.unverified)
             default: .disable
             }
         var configuration = PostgresClient.Configuration(
@@ -91,6 +123,15 @@ public struct DatabaseConfiguration: Sendable, Hashable {
         )
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+}
+
+extension DatabaseConfiguration {
+    /// libpq's `require`/`prefer`: encrypted, the server not verified.
+    fileprivate static var unverified: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
         return configuration
     }
 }
