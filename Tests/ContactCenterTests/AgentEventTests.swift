@@ -86,8 +86,8 @@ struct AgentEventTests {
                 "expected an object, found a string"
             ),
             (
-                #""Type":"ROUTABLE"}"#, #""Type":null}"#, "CurrentAgentSnapshot.AgentStatus.Type",
-                "is required but is missing or null"
+                #""Type":"ROUTABLE"}"#, #""Type":true}"#, "CurrentAgentSnapshot.AgentStatus.Type",
+                "expected a string, found a boolean true"
             ),
         ])
     func pathErrors(target: String, replacement: String, path: String, reason: String) {

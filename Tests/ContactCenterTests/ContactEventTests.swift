@@ -61,7 +61,7 @@ struct ContactEventTests {
             ),
             (
                 #""eventType":"QUEUED","contactId":"5ca32fbd-8f92-46af-92a5-6b0f970f0efe","#, #""eventType":"QUEUED","#,
-                "detail.contactId", "is required but is missing or null"
+                "detail.contactId", "is required but is missing or null (and so is ContactId)"
             ),
             (#""resources":["#, #""resources":[1,"#, "resources[0]", "expected a string, found a number"),
         ])

@@ -33,6 +33,18 @@ struct DecodingThroughputTests {
         try measure("ContactEvent(jsonData:)", bytes: contactData.count, iterations: 50_000) {
             _ = try ContactEvent(jsonData: contactData)
         }
+        let pascalData = Data(ContactEventSamples.disconnectedPascalCase.utf8)
+        try measure("ContactEvent(jsonData:) PascalCase detail", bytes: pascalData.count, iterations: 50_000) {
+            _ = try ContactEvent(jsonData: pascalData)
+        }
+        let bareData = Data(ContactEventSamples.connectedToAgentBare.utf8)
+        try measure("ContactEvent(jsonData:) bare detail", bytes: bareData.count, iterations: 50_000) {
+            _ = try ContactEvent(jsonData: bareData)
+        }
+        let sampleAgentData = Data(AgentEventSamples.onContacts.utf8)
+        try measure("AgentEvent(jsonData:) sample without Type", bytes: sampleAgentData.count, iterations: 50_000) {
+            _ = try AgentEvent(jsonData: sampleAgentData)
+        }
         try measure("JSONSerialization.jsonObject (reference)", bytes: ctrData.count, iterations: 20_000) {
             _ = try JSONSerialization.jsonObject(with: ctrData)
         }

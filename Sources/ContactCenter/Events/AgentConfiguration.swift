@@ -1,4 +1,4 @@
-/// `Configuration {Username, FirstName, LastName, RoutingProfile}`.
+/// `Configuration {Username, FirstName, LastName, RoutingProfile, AgentHierarchyGroups}`.
 public struct AgentConfiguration: Sendable, Hashable {
     /// `Username`.
     public var username: String?
@@ -8,15 +8,20 @@ public struct AgentConfiguration: Sendable, Hashable {
     public var lastName: String?
     /// `RoutingProfile`.
     public var routingProfile: AgentRoutingProfile?
+    /// `AgentHierarchyGroups`: the agent's hierarchy levels (`null` when unassigned).
+    public var hierarchyGroups: AgentHierarchyGroups?
 
     /// Creates a configuration.
     public init(
-        username: String?, firstName: String? = nil, lastName: String? = nil, routingProfile: AgentRoutingProfile? = nil
+        username: String?, firstName: String? = nil, lastName: String? = nil,
+        routingProfile: AgentRoutingProfile? = nil,
+        hierarchyGroups: AgentHierarchyGroups? = nil
     ) {
         self.username = username
         self.firstName = firstName
         self.lastName = lastName
         self.routingProfile = routingProfile
+        self.hierarchyGroups = hierarchyGroups
     }
 }
 

@@ -5,9 +5,11 @@ extension AgentEvent {
     /// Decodes one agent event record, keeping the bytes in ``rawJSON``.
     ///
     /// Required: `AgentARN`, `EventId` (non-empty strings), `EventTimestamp`, `EventType`; in a
-    /// snapshot, `AgentStatus.Type`; in a contact, `ContactId` and `State`. Everything else is
-    /// optional and may be `null`. Unknown event types, status types and contact states are kept
-    /// as `.other`.
+    /// contact, `ContactId` and `State`. Everything else is optional and may be `null`, as in
+    /// AWS's published samples: `PreviousAgentSnapshot` (absent on `HEART_BEAT`, `LOGIN`,
+    /// `LOGOUT`), `AgentStatus.Type` (absent on older streams: derived from the status name, see
+    /// ``AgentStatus/Kind/derived(fromName:)``), `NextAgentStatus`, `AgentHierarchyGroups`.
+    /// Unknown event types, status types and contact states are kept as `.other`.
     ///
     /// - Parameter jsonData: One agent event as UTF-8 JSON.
     /// - Throws: ``ContactCenterDecodingError`` naming the field path, e.g.
@@ -66,7 +68,8 @@ extension AgentSnapshot {
         self.init(
             status: try reader.object("AgentStatus").map(AgentStatus.init(reader:)),
             configuration: try reader.object("Configuration").map(AgentConfiguration.init(reader:)),
-            contacts: try reader.objects("Contacts")?.map(AgentContact.init(reader:)) ?? []
+            contacts: try reader.objects("Contacts")?.map(AgentContact.init(reader:)) ?? [],
+            nextStatus: try reader.object("NextAgentStatus").map(AgentNextStatus.init(reader:))
         )
     }
 
@@ -80,16 +83,40 @@ extension AgentSnapshot {
         writer.beginArray()
         for contact in contacts { contact.write(to: &writer) }
         writer.endArray()
-        writer.nullMember("NextAgentStatus")
+        writer.key("NextAgentStatus")
+        if let nextStatus { nextStatus.write(to: &writer) } else { writer.null() }
+        writer.endObject()
+    }
+}
+
+extension AgentNextStatus {
+    init(reader: JSONObjectReader) throws {
+        // The published sample spells the member `EnqueuedTimestamp` on one rendering of the
+        // page and `EnqueueTimestamp` on another: read either.
+        let key: StaticString = reader.lookup("EnqueuedTimestamp") != nil ? "EnqueuedTimestamp" : "EnqueueTimestamp"
+        self.init(
+            name: try reader.string("Name"), arn: try reader.string("ARN"), enqueuedTimestamp: try reader.timestamp(key)
+        )
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("ARN", arn)
+        writer.member("EnqueuedTimestamp", enqueuedTimestamp, milliseconds: true)
+        writer.member("Name", name)
         writer.endObject()
     }
 }
 
 extension AgentStatus {
+    /// Reads `{ARN, Name, StartTimestamp, Type}`; a missing, `null` or empty `Type` is derived
+    /// from `Name` (``Kind/derived(fromName:)``).
     init(reader: JSONObjectReader) throws {
+        let name = try reader.string("Name")
+        let type = try reader.string("Type")
         self.init(
-            name: try reader.string("Name"),
-            type: Kind(rawValue: try reader.requiredString("Type")),
+            name: name,
+            type: type.flatMap { $0.isEmpty ? nil : Kind(rawValue: $0) } ?? Kind.derived(fromName: name),
             startTimestamp: try reader.timestamp("StartTimestamp"),
             arn: try reader.string("ARN")
         )
@@ -111,13 +138,26 @@ extension AgentConfiguration {
             username: try reader.string("Username"),
             firstName: try reader.string("FirstName"),
             lastName: try reader.string("LastName"),
-            routingProfile: try reader.object("RoutingProfile").map(AgentRoutingProfile.init(reader:))
+            routingProfile: try reader.object("RoutingProfile").map(AgentRoutingProfile.init(reader:)),
+            hierarchyGroups: try reader.object("AgentHierarchyGroups").map {
+                try AgentHierarchyGroups(reader: $0, nameKey: "Name")
+            }
         )
     }
 
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.nullMember("AgentHierarchyGroups")
+        writer.key("AgentHierarchyGroups")
+        if let hierarchyGroups {
+            writer.beginObject()
+            for (key, level) in zip(["Level1", "Level2", "Level3", "Level4", "Level5"], hierarchyGroups.levels) {
+                writer.key(key)
+                if let level { level.write(to: &writer) } else { writer.null() }
+            }
+            writer.endObject()
+        } else {
+            writer.null()
+        }
         writer.member("FirstName", firstName)
         writer.member("LastName", lastName)
         writer.key("RoutingProfile")
@@ -174,7 +214,7 @@ extension AgentContact {
         self.init(
             contactId: try reader.requiredString("ContactId"),
             initialContactId: try reader.string("InitialContactId"),
-            channel: try reader.string("Channel").map(ContactChannel.init(rawValue:)),
+            channel: try reader.string("Channel").map(ContactChannel.init(wireValue:)),
             initiationMethod: try reader.string("InitiationMethod"),
             state: State(rawValue: try reader.requiredString("State")),
             stateStartTimestamp: try reader.timestamp("StateStartTimestamp"),

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The envelope (`id`, `time`, `region`, `resources`) and the `detail` are flattened into one
 /// value. Contact events are best effort and unordered upstream: consumers order them by
-/// ``EventType/rank`` first and ``time`` second, never by arrival. The envelope `id` is the
-/// dedupe key.
+/// ``EventType/rank`` first and ``time`` second, never by arrival. ``id`` is the dedupe key: the
+/// envelope `id`, or for an event that came without the envelope a deterministic id derived from
+/// the detail (``derivedId(contactId:eventType:time:)``).
 ///
 /// Decode with ``init(jsonData:)``; produce wire JSON with ``jsonData()``. Unknown members
 /// survive in ``rawJSON``.
@@ -105,9 +106,12 @@ public struct ContactEvent: Sendable, Hashable {
     /// The envelope's `detail-type`.
     public static let detailType = "Amazon Connect Contact Event"
 
-    /// Envelope `id`: the dedupe key, never empty.
+    /// Envelope `id`: the dedupe key, never empty. Without the envelope,
+    /// ``derivedId(contactId:eventType:time:)``.
     public var id: String
-    /// Envelope `time`: when the event happened (second precision).
+    /// Envelope `time`: when the event happened (second precision). Without the envelope, the
+    /// time the detail gives the step it reports, see
+    /// ``derivedTime(eventType:initiation:connectedToSystem:enqueue:connectedToAgent:disconnect:)``.
     public var time: UTCTimestamp
     /// Envelope `version`.
     public var version: String?
@@ -133,6 +137,9 @@ public struct ContactEvent: Sendable, Hashable {
     public var initiationMethod: String?
     /// `detail.initiationTimestamp`.
     public var initiationTimestamp: UTCTimestamp?
+    /// `detail.connectedToSystemTimestamp`: when the customer endpoint connected to Amazon
+    /// Connect (for outbound calls and callbacks: when the customer answered).
+    public var connectedToSystemTimestamp: UTCTimestamp?
     /// `detail.disconnectTimestamp`.
     public var disconnectTimestamp: UTCTimestamp?
     /// `detail.queueInfo`.
@@ -158,6 +165,7 @@ public struct ContactEvent: Sendable, Hashable {
         instanceArn: String? = nil,
         initiationMethod: String? = "INBOUND",
         initiationTimestamp: UTCTimestamp? = nil,
+        connectedToSystemTimestamp: UTCTimestamp? = nil,
         disconnectTimestamp: UTCTimestamp? = nil,
         queueInfo: QueueInfo? = nil,
         agentInfo: AgentInfo? = nil
@@ -176,6 +184,7 @@ public struct ContactEvent: Sendable, Hashable {
         self.instanceArn = instanceArn
         self.initiationMethod = initiationMethod
         self.initiationTimestamp = initiationTimestamp
+        self.connectedToSystemTimestamp = connectedToSystemTimestamp
         self.disconnectTimestamp = disconnectTimestamp
         self.queueInfo = queueInfo
         self.agentInfo = agentInfo

@@ -15,6 +15,16 @@ public struct ContactChannel: RawRepresentable, Sendable, Hashable, Codable, Cus
 
     public var description: String { rawValue }
 
+    /// Reads a wire value in the data models' upper case: AWS's own contact event samples
+    /// write `Voice` where the data model says `VOICE`, and both mean the same channel.
+    init(wireValue: String) {
+        if wireValue.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
+            rawValue = wireValue.uppercased()
+        } else {
+            rawValue = wireValue
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }

@@ -3,9 +3,13 @@ import Foundation
 extension ContactTraceRecord {
     /// Decodes a CTR from the JSON bytes Amazon Connect writes, keeping the bytes in ``rawJSON``.
     ///
-    /// Tolerant where Amazon Connect varies: optional members may be absent or `null`,
-    /// timestamps may have second or millisecond precision, unknown members are ignored (and
-    /// kept in ``rawJSON``). Strict where the ingest depends on the value: `ContactId` must be a
+    /// Tolerant where Amazon Connect varies: optional members may be absent or `null` (`Agent`
+    /// and `Queue` are `null` on contacts that never reached an agent or a queue; the chain ids
+    /// are `null` on a first contact), timestamps may have second or millisecond precision,
+    /// channels may be any value (`VOICE`, `CHAT`, `TASK`, `EMAIL`, …), and members the model
+    /// does not hold (`Recordings`, `References`, `ContactDetails`, `SegmentAttributes`,
+    /// `Campaign`, `QualityMetrics`, `Tags`, `Agent.DeviceInfo`, …) are ignored here and kept in
+    /// ``rawJSON``. Strict where the ingest depends on the value: `ContactId` must be a
     /// non-empty string, timestamps must parse, durations must be whole non-negative numbers,
     /// and the record must have a version (`LastUpdateTimestamp`, else `DisconnectTimestamp`,
     /// else `InitiationTimestamp`).
@@ -40,7 +44,7 @@ extension ContactTraceRecord {
             initialContactId: try root.string("InitialContactId"),
             previousContactId: try root.string("PreviousContactId"),
             nextContactId: try root.string("NextContactId"),
-            channel: try root.string("Channel").map(ContactChannel.init(rawValue:)),
+            channel: try root.string("Channel").map(ContactChannel.init(wireValue:)),
             initiationMethod: try root.string("InitiationMethod"),
             initiationTimestamp: initiation,
             connectedToSystemTimestamp: try root.timestamp("ConnectedToSystemTimestamp"),
@@ -51,7 +55,10 @@ extension ContactTraceRecord {
             systemEndpoint: try root.object("SystemEndpoint").map(Endpoint.init(reader:)),
             attributes: try root.stringMap("Attributes") ?? [:],
             queue: try root.object("Queue").map(Queue.init(reader:)),
-            agent: try root.object("Agent").map(Agent.init(reader:))
+            agent: try root.object("Agent").map(Agent.init(reader:)),
+            agentConnectionAttempts: try root.wholeNumber("AgentConnectionAttempts", unit: "attempts"),
+            transferCompletedTimestamp: try root.timestamp("TransferCompletedTimestamp"),
+            transferredToEndpoint: try root.object("TransferredToEndpoint").map(Endpoint.init(reader:))
         )
     }
 }
@@ -87,7 +94,10 @@ extension ContactTraceRecord.Agent {
             customerHoldDuration: try reader.wholeNumber("CustomerHoldDuration"),
             numberOfHolds: try reader.wholeNumber("NumberOfHolds", unit: "holds"),
             longestHoldDuration: try reader.wholeNumber("LongestHoldDuration"),
-            routingProfile: try reader.object("RoutingProfile").map(ResourceReference.init)
+            routingProfile: try reader.object("RoutingProfile").map(ResourceReference.init),
+            hierarchyGroups: try reader.object("HierarchyGroups").map {
+                try AgentHierarchyGroups(reader: $0, nameKey: "GroupName")
+            }
         )
     }
 }

@@ -63,6 +63,9 @@ extension ContactTraceRecord {
         public var longestHoldDuration: Int?
         /// `RoutingProfile`.
         public var routingProfile: ResourceReference?
+        /// `HierarchyGroups`: the agent's hierarchy levels and their names (`null` when the
+        /// agent is in no hierarchy group).
+        public var hierarchyGroups: AgentHierarchyGroups?
 
         /// Creates an agent segment.
         public init(
@@ -76,7 +79,8 @@ extension ContactTraceRecord {
             customerHoldDuration: Int? = nil,
             numberOfHolds: Int? = nil,
             longestHoldDuration: Int? = nil,
-            routingProfile: ResourceReference? = nil
+            routingProfile: ResourceReference? = nil,
+            hierarchyGroups: AgentHierarchyGroups? = nil
         ) {
             self.arn = arn
             self.username = username
@@ -89,6 +93,7 @@ extension ContactTraceRecord {
             self.numberOfHolds = numberOfHolds
             self.longestHoldDuration = longestHoldDuration
             self.routingProfile = routingProfile
+            self.hierarchyGroups = hierarchyGroups
         }
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 
 /// An Amazon Connect contact trace record (CTR), format version `2017-03-10`.
 ///
-/// The model holds the fields Switchboard reads; every other field (Recording, MediaStreams,
-/// Tags, fields Amazon adds later) survives in ``rawJSON``, the exact bytes received, which the
-/// ingest stores as `jsonb`.
+/// The model holds the fields Switchboard reads; every other field (`Recording`, `Recordings`,
+/// `MediaStreams`, `References`, `ContactDetails`, `SegmentAttributes`, `Campaign`,
+/// `QualityMetrics`, `Tags`, `Agent.DeviceInfo`, fields Amazon adds later) survives in
+/// ``rawJSON``, the exact bytes received, which the ingest stores as `jsonb`.
 ///
 /// Decode with ``init(jsonData:)``; produce wire JSON with ``jsonData()``.
 ///
@@ -17,15 +18,19 @@ public struct ContactTraceRecord: Sendable, Hashable {
 
     /// `ContactId`: the contact's identifier, never empty.
     public var contactId: String
-    /// `InitialContactId`: the first contact of a chain of transfers.
+    /// `InitialContactId`: the first contact of a chain (transfers, callbacks, queue
+    /// transfers); `nil` on the first contact itself.
     public var initialContactId: String?
-    /// `PreviousContactId`: the contact this one was transferred from.
+    /// `PreviousContactId`: the contact this one continues (the transferring contact, or the
+    /// contact whose customer asked for this callback); `nil` on the first contact.
     public var previousContactId: String?
-    /// `NextContactId`: the contact this one was transferred to.
+    /// `NextContactId`: the contact that continues this one (a transfer or a queued callback);
+    /// `nil` on the last contact of a chain.
     public var nextContactId: String?
     /// `Channel`.
     public var channel: ContactChannel?
-    /// `InitiationMethod`: `INBOUND`, `OUTBOUND`, `TRANSFER`, `CALLBACK`, `API`, …
+    /// `InitiationMethod`: `INBOUND`, `OUTBOUND`, `TRANSFER`, `QUEUE_TRANSFER`, `CALLBACK`,
+    /// `API`, `DISCONNECT`, `MONITOR`, … (an open set, spelled as on the wire).
     public var initiationMethod: String?
     /// `InitiationTimestamp`: when the contact began.
     public var initiationTimestamp: UTCTimestamp?
@@ -54,6 +59,15 @@ public struct ContactTraceRecord: Sendable, Hashable {
     public var queue: Queue?
     /// `Agent`, absent (null) when no agent handled the contact.
     public var agent: Agent?
+    /// `AgentConnectionAttempts`: how many times Amazon Connect tried to connect the contact to
+    /// an agent (offers that rang out, were missed or failed count too).
+    public var agentConnectionAttempts: Int?
+    /// `TransferCompletedTimestamp`: when the endpoint the contact was transferred to out of
+    /// Amazon Connect (an external number) connected; `nil` when it was not transferred out.
+    public var transferCompletedTimestamp: UTCTimestamp?
+    /// `TransferredToEndpoint`: the endpoint the contact was transferred to out of Amazon
+    /// Connect. A phone number: mask it before showing it to analysts.
+    public var transferredToEndpoint: Endpoint?
     /// The exact bytes this record was decoded from; `nil` for records built in memory.
     public var rawJSON: Data?
 
@@ -74,7 +88,10 @@ public struct ContactTraceRecord: Sendable, Hashable {
         systemEndpoint: Endpoint? = nil,
         attributes: [String: String] = [:],
         queue: Queue? = nil,
-        agent: Agent? = nil
+        agent: Agent? = nil,
+        agentConnectionAttempts: Int? = nil,
+        transferCompletedTimestamp: UTCTimestamp? = nil,
+        transferredToEndpoint: Endpoint? = nil
     ) {
         self.contactId = contactId
         self.initialContactId = initialContactId
@@ -92,6 +109,9 @@ public struct ContactTraceRecord: Sendable, Hashable {
         self.attributes = attributes
         self.queue = queue
         self.agent = agent
+        self.agentConnectionAttempts = agentConnectionAttempts
+        self.transferCompletedTimestamp = transferCompletedTimestamp
+        self.transferredToEndpoint = transferredToEndpoint
         self.rawJSON = nil
     }
 
