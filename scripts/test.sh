@@ -28,6 +28,7 @@ create_database "$port" switchboard_test
 export SWITCHBOARD_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/switchboard_test"
 export SWITCHBOARD_TEST_POSTGRES_BIN="$(postgres_bindir)"
 export SWITCHBOARD_TEST_POSTGRES_DATA="$workdir/pg"
+export SWITCHBOARD_TEST_POSTGRES_CA="$workdir/pg/tls/ca.pem"
 export SWITCHBOARD_TEST_WORKDIR="$workdir"
 
 if [ -z "${SWITCHBOARD_SKIP_LINT:-}" ] && swift format --version >/dev/null 2>&1; then
