@@ -124,6 +124,16 @@ say "promtool test rules deploy/prometheus/alerts.test.yaml"
 promtool test rules deploy/prometheus/alerts.test.yaml >"$work/promtool-test.out" 2>&1 ||
     fail promtool "promtool test rules deploy/prometheus/alerts.test.yaml" "$work/promtool-test.out"
 
+# --- 5. the resolved package graph is the pinned one (deploy/package-versions.txt) -----------------
+if [ -d .build/checkouts ]; then
+    say "swift package show-dependencies vs deploy/package-versions.txt"
+    swift package show-dependencies --format json 2>/dev/null |
+        python3 deploy/check-package-versions.py deploy/package-versions.txt >"$work/versions.out" 2>&1 ||
+        fail versions "the resolved packages differ from deploy/package-versions.txt" "$work/versions.out"
+else
+    say "packages not resolved yet: the pinned-versions check runs after a build"
+fi
+
 # --- 1.-5. checks on the parsed and rendered files ---------------------------------------------
 if ! python3 - "$root" "$work" "$binary" <<'PY'; then
 import base64, binascii, glob, json, os, re, shlex, subprocess, sys
