@@ -47,6 +47,9 @@ log "running the tests"
 export SWITCHBOARD_BENCH_BINARY="$(swift build --show-bin-path)/switchboard-bench"
 swift test --skip-build "$@"
 
+log "the Amazon Connect hook forwarder (deploy/aws/hook-forwarder) against the real hook"
+python3 -W error::ResourceWarning -W ignore::DeprecationWarning deploy/aws/hook-forwarder/test_handler.py
+
 log "real-browser test of the console (headless Chromium over the DevTools protocol)"
 scripts/browser-test.sh
 

@@ -124,6 +124,16 @@ say "promtool test rules deploy/prometheus/alerts.test.yaml"
 promtool test rules deploy/prometheus/alerts.test.yaml >"$work/promtool-test.out" 2>&1 ||
     fail promtool "promtool test rules deploy/prometheus/alerts.test.yaml" "$work/promtool-test.out"
 
+# --- 6. CloudFormation (deploy/aws): cfn-lint from PyPI --------------------------------------------
+command -v cfn-lint >/dev/null 2>&1 || python3 -m pip install -q cfn-lint >/dev/null 2>&1 || true
+if command -v cfn-lint >/dev/null 2>&1; then
+    say "cfn-lint deploy/aws/connect-to-switchboard.yaml ($(cfn-lint --version 2>&1 | head -n 1))"
+    cfn-lint deploy/aws/connect-to-switchboard.yaml >"$work/cfn-lint.out" 2>&1 ||
+        fail cloudformation "cfn-lint deploy/aws/connect-to-switchboard.yaml" "$work/cfn-lint.out"
+else
+    fail cloudformation "cfn-lint is not installed and pip could not install it"
+fi
+
 # --- 5. the resolved package graph is the pinned one (deploy/package-versions.txt) -----------------
 if [ -d .build/checkouts ]; then
     say "swift package show-dependencies vs deploy/package-versions.txt"
