@@ -5,11 +5,13 @@ import NIOConcurrencyHelpers
 /// Owns one `rd_kafka_t` handle and the context librdkafka's callbacks reach through its opaque.
 ///
 /// - Important: `rd_kafka_destroy` hangs while any message, event, queue or partition list of the
-///   handle is alive, so every caller copies messages out and destroys them at once.
+///   handle is alive, so every caller copies messages out and destroys them at once, and partition
+///   lists live only inside ``RDKafkaPartitionList`` values on the thread that made them.
 final class RDKafkaClient: @unchecked Sendable {
     // @unchecked Sendable: the only stored state is the immutable handle pointer and the
     // immutable (Sendable) context. The consumer calls every `rd_kafka_*` function on its single
-    // dedicated thread; the producer uses only librdkafka's thread-safe producer APIs
+    // dedicated thread (`KafkaConsumerThread`), which refuses work once it accepted the final
+    // close and destroy. The producer uses only librdkafka's thread-safe producer APIs
     // (`rd_kafka_produceva`, `rd_kafka_poll`, `rd_kafka_flush`, `rd_kafka_metadata`) and destroys
     // the handle once, after its poll thread has stopped.
     let handle: OpaquePointer
@@ -94,29 +96,6 @@ final class RDKafkaClient: @unchecked Sendable {
             pointer.baseAddress.flatMap { String(validatingCString: $0) } ?? ""
         }
     }
-
-    /// Converts a C partition list into topic-partition pairs.
-    static func topicPartitions(_ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> [TopicPartition] {
-        let count = Int(list.pointee.cnt)
-        guard count > 0, let elements = list.pointee.elems else { return [] }
-        return (0..<count).map { index in
-            TopicPartition(
-                topic: String(validatingCString: elements[index].topic) ?? "",
-                partition: elements[index].partition
-            )
-        }
-    }
-
-    /// Builds a C partition list; the caller destroys it with `rd_kafka_topic_partition_list_destroy`.
-    static func makeList(_ offsets: [(TopicPartition, Int64)]) -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
-    {
-        let list = rd_kafka_topic_partition_list_new(Int32(max(offsets.count, 1)))!
-        for (partition, offset) in offsets {
-            let element = rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition)!
-            element.pointee.offset = offset
-        }
-        return list
-    }
 }
 
 /// What librdkafka's callbacks reach through the opaque pointer: the logger, the last error,
@@ -173,4 +152,23 @@ struct DeliveryRegistry: Sendable {
     var nextID: UInt = 1
     var waiting: [UInt: CheckedContinuation<KafkaDeliveryReport, any Error>] = [:]
     var undelivered: Int = 0
+}
+
+extension Duration {
+    /// Whole milliseconds, clamped to `Int32` (librdkafka's timeouts), never negative.
+    var milliseconds32: Int32 {
+        let (seconds, attoseconds) = components
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return seconds < 0 ? 0 : .max }
+        return Int32(clamping: max(milliseconds + attoseconds / 1_000_000_000_000_000, 0))
+    }
+
+    /// Whole nanoseconds, clamped to `Int64`.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        guard !overflow && !sumOverflow else { return seconds < 0 ? .min : .max }
+        return sum
+    }
 }
