@@ -114,7 +114,12 @@ let package = Package(
         .testTarget(name: "OperatingHoursTests", dependencies: ["OperatingHours"], swiftSettings: strict),
         .testTarget(
             name: "KafkaTests",
-            dependencies: ["Kafka", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Kafka",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -12,8 +12,9 @@ final class RDKafkaClient: @unchecked Sendable {
     // immutable (Sendable) context. The consumer calls every `rd_kafka_*` function on its single
     // dedicated thread (`KafkaConsumerThread`), which refuses work once it accepted the final
     // close and destroy. The producer uses only librdkafka's thread-safe producer APIs
-    // (`rd_kafka_produceva`, `rd_kafka_poll`, `rd_kafka_flush`, `rd_kafka_metadata`) and destroys
-    // the handle once, after its poll thread has stopped.
+    // (`rd_kafka_produceva`, `rd_kafka_poll`, `rd_kafka_flush`, `rd_kafka_purge`,
+    // `rd_kafka_metadata`) and destroys the handle once, after its poll loop has stopped, behind
+    // every blocking call accepted before, with new calls refused (`KafkaProducer`'s state lock).
     let handle: OpaquePointer
     let context: RDKafkaContext
 
