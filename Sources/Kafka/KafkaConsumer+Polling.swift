@@ -6,7 +6,8 @@ extension KafkaConsumer {
     /// Fetches the next batch: up to `maxRecords` records, waiting at most `maxWait` for them.
     ///
     /// Rebalances happen only inside this call. Records of partitions revoked during the call are
-    /// dropped from the batch (their new owner reads them again from the stored offsets).
+    /// dropped from the batch (their new owner reads them again from the stored offsets). Results
+    /// of ``commit(_:)`` are counted here too.
     ///
     /// - Throws: ``KafkaError`` when the client failed fatally, the assignment handler failed, or
     ///   the consumer is closed.

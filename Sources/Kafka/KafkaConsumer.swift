@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 /// A pull-based Kafka consumer over librdkafka.
 ///
 /// Every `rd_kafka_*` call of the consumer runs on one dedicated thread (``KafkaConsumerThread``),
-/// so librdkafka's callbacks (rebalance, errors) run there too, between batches,
+/// so librdkafka's callbacks (rebalance, offset commits, errors) run there too, between batches,
 /// and may wait for the application's ``KafkaAssignmentHandler``. The cooperative pool never
 /// blocks.
 ///
@@ -13,7 +13,7 @@ import NIOConcurrencyHelpers
 /// queue is the only buffer, so a slow application slows consumption instead of growing memory.
 ///
 /// The consumer's operations live in focused extensions: assignment (`subscribe`, `assign`,
-/// `pause`, rebalances), polling (`poll`), and offsets (`commit`, watermarks,
+/// `pause`, rebalances), polling (`poll`), and offsets (`commit`, `committed`, watermarks,
 /// `offsets(forTimestamps:timeout:)`).
 public final class KafkaConsumer: Sendable {
     let client: RDKafkaClient
@@ -55,6 +55,11 @@ public final class KafkaConsumer: Sendable {
                         let context = Unmanaged<RDKafkaContext>.fromOpaque(opaque).takeUnretainedValue()
                         context.rebalance?(handle, error, partitions)
                     }
+                    rd_kafka_conf_set_offset_commit_cb(conf) { _, error, offsets, opaque in
+                        guard let opaque else { return }
+                        let context = Unmanaged<RDKafkaContext>.fromOpaque(opaque).takeUnretainedValue()
+                        KafkaConsumer.commitCompleted(error, offsets: offsets, context: context)
+                    }
                 }
                 rd_kafka_poll_set_consumer(client.handle)
                 return client
@@ -74,8 +79,8 @@ public final class KafkaConsumer: Sendable {
 
     /// Leaves the group cleanly and destroys the client.
     ///
-    /// Calls made before still run first; every call after this one fails with ``KafkaError``
-    /// `.closed`. librdkafka 2.0.2 can hang in close after a lost
+    /// Work queued before (for example ``commit(_:)``) still runs first; every call after this one
+    /// fails with ``KafkaError`` `.closed`. librdkafka 2.0.2 can hang in close after a lost
     /// partition, so a watchdog gives up after the configured `closeTimeout`: the handle and its
     /// thread are then abandoned (leaked) rather than blocking the process's shutdown.
     ///

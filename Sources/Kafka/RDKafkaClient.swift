@@ -100,7 +100,8 @@ final class RDKafkaClient: @unchecked Sendable {
 }
 
 /// What librdkafka's callbacks reach through the opaque pointer: the logger, the last error,
-/// and (for producers) the continuations waiting for delivery reports.
+/// (for producers) the continuations waiting for delivery reports, and (for consumers) the
+/// rebalance callback and the results of offset commits.
 ///
 /// - Important: it must outlive `rd_kafka_destroy`; owners keep it until the handle is gone and
 ///   leak it on purpose when a watchdog gives up on a hung `destroy`.
@@ -109,6 +110,7 @@ final class RDKafkaContext: Sendable {
     let lastError = NIOLockedValueBox<KafkaError?>(nil)
     let fatalError = NIOLockedValueBox<KafkaError?>(nil)
     let deliveries = NIOLockedValueBox<DeliveryRegistry>(DeliveryRegistry())
+    let commits = NIOLockedValueBox(KafkaCommitStatistics())
     let rebalance:
         (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
 

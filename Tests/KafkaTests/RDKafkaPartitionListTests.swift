@@ -49,4 +49,27 @@ struct RDKafkaPartitionListTests {
         // Still alive and changed through the borrow (a destroyed list would be freed memory here).
         #expect(owner.entries.map(\.offset) == [9])
     }
+
+    @Test("after every call that builds a partition list, close() finishes: no list outlived its call")
+    func closeFinishesAfterListCalls() async throws {
+        let cluster = try cluster(topic: "lists", partitions: 2)
+        let consumer = try await KafkaConsumer(
+            configuration: groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "lists"),
+            logger: testLogger("lists")
+        )
+        let zero = TopicPartition(topic: "lists", partition: 0)
+        let one = TopicPartition(topic: "lists", partition: 1)
+        try await consumer.assign([zero: .beginning, one: .beginning])
+        #expect(try await consumer.assignment() == [zero, one])
+        try await consumer.pause([one])
+        try await consumer.resume([one])
+        _ = try await consumer.poll(maxRecords: 10, maxWait: .milliseconds(100))
+        consumer.commit([zero: 0])
+        _ = try await consumer.committed([zero, one], timeout: .seconds(10))
+        _ = try await consumer.offsets(forTimestamps: [zero: 0], timeout: .seconds(10))
+        // rd_kafka_destroy hangs while a partition list is alive; the watchdog would then throw
+        // `.timeout` after the configured close timeout instead of returning.
+        try await consumer.close()
+        await #expect(throws: KafkaError.self) { try await consumer.assignment() }
+    }
 }
