@@ -91,6 +91,17 @@ final class RDKafkaClient: @unchecked Sendable {
         return RDKafkaClient(handle: handle, context: context)
     }
 
+    /// The optional features this librdkafka was built with (`builtin.features`: `ssl`,
+    /// `sasl_scram`, `zstd`, ...).
+    static func builtinFeatures() -> Set<String> {
+        guard let conf = rd_kafka_conf_new() else { return [] }
+        defer { rd_kafka_conf_destroy(conf) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        var size = buffer.count
+        guard rd_kafka_conf_get(conf, "builtin.features", &buffer, &size) == RD_KAFKA_CONF_OK else { return [] }
+        return Set(text(buffer).split(separator: ",").map(String.init))
+    }
+
     /// Decodes a NUL-terminated C buffer without the deprecated `String(cString: [CChar])`.
     static func text(_ buffer: [CChar]) -> String {
         buffer.withUnsafeBufferPointer { pointer in
