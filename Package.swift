@@ -148,6 +148,7 @@ let package = Package(
             name: "SwitchboardTesting",
             dependencies: [
                 "ContactCenter",
+                "Kafka",
                 "Storage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -181,7 +182,13 @@ let package = Package(
         .testTarget(name: "OperatingHoursTests", dependencies: ["OperatingHours"], swiftSettings: strict),
         .testTarget(
             name: "KafkaTests",
-            dependencies: ["Kafka", "SwitchboardTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Kafka",
+                "SwitchboardTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -99,18 +99,23 @@ public struct KafkaProducerConfiguration: Sendable {
     public var messageTimeoutMilliseconds: Int
     /// `enable.idempotence`.
     public var idempotent: Bool
+    /// How long ``KafkaProducer/run()`` waits, on graceful shutdown, for outstanding records to be
+    /// delivered before it fails them and destroys the client.
+    public var shutdownFlushTimeout: Duration
 
     /// Creates a producer configuration.
     public init(
         common: KafkaConfiguration,
         lingerMilliseconds: Int = 5,
         messageTimeoutMilliseconds: Int = 120_000,
-        idempotent: Bool = false
+        idempotent: Bool = false,
+        shutdownFlushTimeout: Duration = .seconds(10)
     ) {
         self.common = common
         self.lingerMilliseconds = lingerMilliseconds
         self.messageTimeoutMilliseconds = messageTimeoutMilliseconds
         self.idempotent = idempotent
+        self.shutdownFlushTimeout = shutdownFlushTimeout
     }
 
     var librdkafkaProperties: [(String, String)] {

@@ -1,15 +1,9 @@
 import CRdKafka
+import Dispatch
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
-
-/// Where and when a record was stored by the broker.
-public struct KafkaDeliveryReport: Sendable, Hashable {
-    /// The topic and partition the record was written to.
-    public var topicPartition: TopicPartition
-    /// The record's offset in that partition.
-    public var offset: Int64
-}
+import ServiceLifecycle
 
 /// A summary of the cluster as seen through a client's metadata request.
 public struct KafkaClusterMetadata: Sendable, Hashable {
@@ -19,22 +13,34 @@ public struct KafkaClusterMetadata: Sendable, Hashable {
     public var topics: [String: Int]
 }
 
-/// A Kafka producer over librdkafka.
+/// A Kafka producer over librdkafka, run as a swift-service-lifecycle `Service`.
 ///
-/// Records are handed to librdkafka without blocking; ``send(topic:partition:key:value:headers:)``
-/// awaits the delivery report, ``enqueue(topic:partition:key:value:headers:)`` does not (call
-/// ``flush(timeout:)`` to wait for all). A dedicated thread serves librdkafka's delivery callbacks;
-/// blocking calls (`flush`, metadata, `destroy`) run on a second one, never on Swift's
-/// cooperative pool.
-public final class KafkaProducer: Sendable {
-    private let client: RDKafkaClient
-    private let threads: NIOThreadPool
-    private let stopped = NIOLockedValueBox(false)
-    /// 1 once the poll loop has returned; `rd_kafka_destroy` must not run while it polls.
-    private let pollLoopFinished = ConditionLock(value: 0)
-    private let logger: Logger
+/// ``run()`` serves librdkafka's delivery reports on a dedicated thread until graceful shutdown
+/// or cancellation. On graceful shutdown it refuses new records, flushes what is outstanding
+/// (bounded by ``KafkaProducerConfiguration/shutdownFlushTimeout``) and destroys the handle; on
+/// cancellation it destroys the handle at once. Either way, records still undelivered then fail:
+/// ``send(topic:partition:key:value:headers:)`` throws, ``enqueue(topic:partition:key:value:headers:)``
+/// counts them in ``undeliveredCount``. Afterwards every call throws ``KafkaError`` `.closed`.
+///
+/// In a `ServiceGroup`, list the producer before the services that produce through it: the
+/// group shuts services down in reverse order, so the producer flushes after they stopped.
+///
+/// Records may be produced before ``run()`` starts: librdkafka queues them (and sends them, since
+/// its own threads do the network work), and their delivery reports, which `send` awaits, arrive
+/// once ``run()`` polls. ``metadata(timeout:)`` and ``flush(timeout:)`` work before and while it
+/// runs; blocking calls go to a serial queue of the producer's own, never the cooperative pool.
+///
+/// A producer whose ``run()`` never started is destroyed when released, dropping what it queued.
+public final class KafkaProducer: Service, Sendable {
+    let client: RDKafkaClient
+    let state = NIOLockedValueBox(ProducerState())
+    let logger: Logger
+    private let configuration: KafkaProducerConfiguration
+    /// Blocking calls (flush, metadata) in order, and last the shutdown that destroys the handle:
+    /// it is queued under `state`'s lock as calls stop being accepted, so it runs after them all.
+    private let calls = DispatchQueue(label: "switchboard.kafka.producer.calls")
 
-    /// Creates a producer and starts its delivery-report thread.
+    /// Creates a producer. Nothing is polled until ``run()``.
     ///
     /// - Throws: ``KafkaError`` with code `.configuration` or `.clientCreation`.
     public init(configuration: KafkaProducerConfiguration, logger: Logger) throws {
@@ -50,93 +56,63 @@ public final class KafkaProducer: Sendable {
                 KafkaProducer.deliver(message.pointee, context: context)
             }
         }
+        self.configuration = configuration
         self.logger = logger
-        self.threads = NIOThreadPool(numberOfThreads: 2)
-        threads.start()
+    }
+
+    deinit {
+        // run() destroys the handle; one that never ran is destroyed here. Nothing else can use
+        // the handle now: every call retains the producer while it runs.
+        if state.withLockedValue({ $0.phase == .created }) {
+            rd_kafka_destroy(client.handle)
+        }
+    }
+
+    /// Serves delivery reports until graceful shutdown or cancellation, then shuts the producer down.
+    ///
+    /// - Throws: ``KafkaError`` `.closed` when called a second time: a producer runs once.
+    public func run() async throws {
+        try state.withLockedValue { state in
+            guard state.phase == .created else {
+                throw KafkaError(code: .closed, message: "producer already ran; run() may be called once")
+            }
+            state.phase = .running
+        }
+        let stop = NIOLockedValueBox(false)
+        let pollThread = NIOThreadPool(numberOfThreads: 1)
+        pollThread.start()
         let client = self.client
-        let stopped = self.stopped
-        let finished = self.pollLoopFinished
-        threads.submit { _ in
-            while !stopped.withLockedValue({ $0 }) {
-                rd_kafka_poll(client.handle, 100)
+        await withTaskCancellationOrGracefulShutdownHandler {
+            // Delivery reports and error callbacks run on this thread, inside rd_kafka_poll.
+            try? await pollThread.runIfActive {
+                while !stop.withLockedValue({ $0 }) {
+                    rd_kafka_poll(client.handle, 100)
+                }
             }
-            finished.lock()
-            finished.unlock(withValue: 1)
+        } onCancelOrGracefulShutdown: {
+            stop.withLockedValue { $0 = true }
         }
-    }
-
-    /// Produces one record and waits until the broker acknowledged it.
-    ///
-    /// - Parameters:
-    ///   - topic: The topic to write to.
-    ///   - partition: A fixed partition, or `nil` to let the partitioner pick one from the key.
-    ///   - key: The record's key; records with the same key go to the same partition.
-    ///   - value: The record's value; `nil` produces a tombstone.
-    ///   - headers: The record's headers.
-    /// - Returns: The partition and offset the record was stored at.
-    /// - Throws: ``KafkaError`` `.produce` when librdkafka refuses the record or reports it undelivered.
-    @discardableResult
-    public func send(
-        topic: String,
-        partition: Int32? = nil,
-        key: [UInt8]?,
-        value: [UInt8]?,
-        headers: [KafkaHeader] = []
-    ) async throws -> KafkaDeliveryReport {
-        try await withCheckedThrowingContinuation { continuation in
-            let id = client.context.deliveries.withLockedValue { registry in
-                let id = registry.nextID
-                registry.nextID &+= 1
-                registry.waiting[id] = continuation
-                return id
-            }
-            let result = produce(topic: topic, partition: partition, key: key, value: value, headers: headers, id: id)
-            if result != RD_KAFKA_RESP_ERR_NO_ERROR {
-                let continuation = client.context.deliveries.withLockedValue { $0.waiting.removeValue(forKey: id) }
-                continuation?.resume(
-                    throwing: KafkaError.rdKafka(result, code: .produce, context: "produce to \(topic)"))
-            }
-        }
-    }
-
-    /// Hands one record to librdkafka without waiting for its delivery report.
-    ///
-    /// When librdkafka's local queue is full this waits (without blocking a thread) until there is
-    /// room. Undelivered records are logged and counted in ``undeliveredCount``.
-    public func enqueue(
-        topic: String,
-        partition: Int32? = nil,
-        key: [UInt8]?,
-        value: [UInt8]?,
-        headers: [KafkaHeader] = []
-    ) async throws {
-        var backoff = Duration.milliseconds(1)
-        while true {
-            let result = produce(topic: topic, partition: partition, key: key, value: value, headers: headers, id: 0)
-            if result == RD_KAFKA_RESP_ERR_NO_ERROR { return }
-            guard result == RD_KAFKA_RESP_ERR__QUEUE_FULL else {
-                throw KafkaError.rdKafka(result, code: .produce, context: "produce to \(topic)")
-            }
-            try await Task.sleep(for: backoff)
-            backoff = min(backoff * 2, .milliseconds(50))
-        }
+        try? await pollThread.shutdownGracefully()
+        await shutDown(flushingFor: Task.isCancelled ? nil : configuration.shutdownFlushTimeout)
     }
 
     /// Records handed over with ``enqueue(topic:partition:key:value:headers:)`` that librdkafka
-    /// reported as not delivered.
+    /// reported as not delivered (including those still outstanding at shutdown).
     public var undeliveredCount: Int {
         client.context.deliveries.withLockedValue { $0.undelivered }
     }
 
+    /// The last error librdkafka reported for this producer (for example all brokers down), as
+    /// served by ``run()``.
+    public var lastError: KafkaError? { client.context.lastError.withLockedValue { $0 } }
+
     /// Waits until every record handed over so far was delivered or failed.
     ///
-    /// - Throws: ``KafkaError`` `.timeout` when records are still outstanding after `timeout`.
+    /// - Throws: ``KafkaError`` `.timeout` when records are still outstanding after `timeout`;
+    ///   `.closed` once the producer shut down.
     public func flush(timeout: Duration = .seconds(30)) async throws {
-        let client = self.client
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000)
-        let result = try await threads.runIfActive {
-            rd_kafka_flush(client.handle, milliseconds)
-        }
+        let milliseconds = timeout.milliseconds32
+        let result = try await blockingCall { handle in rd_kafka_flush(handle, milliseconds) }
         if result != RD_KAFKA_RESP_ERR_NO_ERROR {
             throw KafkaError.rdKafka(result, code: .timeout, context: "flush")
         }
@@ -144,138 +120,78 @@ public final class KafkaProducer: Sendable {
 
     /// Asks the cluster for its brokers and topics; a cheap reachability check for readiness.
     ///
-    /// - Throws: ``KafkaError`` `.broker` when no broker answered within `timeout`.
+    /// - Throws: ``KafkaError`` `.broker` when no broker answered within `timeout`; `.closed` once
+    ///   the producer shut down.
     public func metadata(timeout: Duration = .seconds(2)) async throws -> KafkaClusterMetadata {
-        let client = self.client
-        let milliseconds = Int32(
-            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        return try await threads.runIfActive {
-            try RDKafkaMetadata.fetch(client.handle, timeoutMilliseconds: milliseconds)
+        let milliseconds = timeout.milliseconds32
+        return try await blockingCall { handle in
+            try RDKafkaMetadata.fetch(handle, timeoutMilliseconds: milliseconds)
         }
     }
 
-    /// The last error librdkafka reported for this producer (for example all brokers down).
-    public var lastError: KafkaError? { client.context.lastError.withLockedValue { $0 } }
-
-    /// Flushes what is outstanding (bounded by `timeout`), stops the poll thread and destroys the handle.
-    public func close(timeout: Duration = .seconds(10)) async {
-        do {
-            try await flush(timeout: timeout)
-        } catch {
-            logger.warning("producer closed with undelivered records: \(error)")
+    /// Runs a blocking librdkafka call on the producer's serial queue.
+    private func blockingCall<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let accepted = state.withLockedValue { state in
+                guard state.phase != .stopped else { return false }
+                // Captures the producer, so the handle outlives the call.
+                calls.async { continuation.resume(with: Result { try body(self.client.handle) }) }
+                return true
+            }
+            if !accepted {
+                continuation.resume(throwing: KafkaError(code: .closed, message: "producer is shut down"))
+            }
         }
-        stopped.withLockedValue { $0 = true }
-        let client = self.client
-        let finished = self.pollLoopFinished
-        _ = try? await threads.runIfActive {
-            finished.lock(whenValue: 1)
-            finished.unlock()
-            rd_kafka_destroy(client.handle)
-        }
-        failOutstanding()
-        try? await threads.shutdownGracefully()
     }
 
-    private func failOutstanding() {
+    /// Refuses further records and calls, flushes (unless `timeout` is `nil`), fails what is left
+    /// and destroys the handle, after every blocking call accepted before.
+    private func shutDown(flushingFor timeout: Duration?) async {
+        let client = self.client
+        let logger = self.logger
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.withLockedValue { state in
+                state.phase = .stopped
+                calls.async {
+                    if let timeout, rd_kafka_flush(client.handle, timeout.milliseconds32) != RD_KAFKA_RESP_ERR_NO_ERROR
+                    {
+                        logger.error(
+                            "producer shutting down with records undelivered after \(timeout)",
+                            metadata: ["outstanding": "\(rd_kafka_outq_len(client.handle))"]
+                        )
+                    }
+                    // Whatever is still queued or in flight fails now, through its delivery report.
+                    _ = rd_kafka_purge(client.handle, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT)
+                    while rd_kafka_poll(client.handle, 0) > 0 {}
+                    rd_kafka_destroy(client.handle)
+                    continuation.resume()
+                }
+            }
+        }
+        // Records whose delivery report never came (none should remain) fail too.
         let waiting = client.context.deliveries.withLockedValue { registry in
             defer { registry.waiting.removeAll() }
             return registry.waiting
         }
         for continuation in waiting.values {
-            continuation.resume(throwing: KafkaError(code: .closed, message: "producer closed before delivery"))
-        }
-    }
-
-    private func produce(
-        topic: String,
-        partition: Int32?,
-        key: [UInt8]?,
-        value: [UInt8]?,
-        headers: [KafkaHeader],
-        id: UInt
-    ) -> rd_kafka_resp_err_t {
-        var headerList: OpaquePointer? = nil
-        if !headers.isEmpty {
-            headerList = rd_kafka_headers_new(headers.count)
-            for header in headers {
-                if let value = header.value {
-                    value.withUnsafeBytes { bytes in
-                        _ = rd_kafka_header_add(headerList, header.key, -1, bytes.baseAddress, bytes.count)
-                    }
-                } else {
-                    _ = rd_kafka_header_add(headerList, header.key, -1, nil, 0)
-                }
-            }
-        }
-        let result = topic.withCString { topicName in
-            withOptionalBytes(key) { keyPointer, keyCount in
-                withOptionalBytes(value) { valuePointer, valueCount in
-                    var values = [rd_kafka_vu_t](repeating: rd_kafka_vu_t(), count: 7)
-                    values[0].vtype = RD_KAFKA_VTYPE_TOPIC
-                    values[0].u.cstr = topicName
-                    values[1].vtype = RD_KAFKA_VTYPE_PARTITION
-                    values[1].u.i32 = partition ?? -1  // RD_KAFKA_PARTITION_UA
-                    values[2].vtype = RD_KAFKA_VTYPE_VALUE
-                    values[2].u.mem.ptr = UnsafeMutableRawPointer(mutating: valuePointer)
-                    values[2].u.mem.size = valueCount
-                    values[3].vtype = RD_KAFKA_VTYPE_KEY
-                    values[3].u.mem.ptr = UnsafeMutableRawPointer(mutating: keyPointer)
-                    values[3].u.mem.size = keyCount
-                    values[4].vtype = RD_KAFKA_VTYPE_MSGFLAGS
-                    values[4].u.i = RD_KAFKA_MSG_F_COPY
-                    values[5].vtype = RD_KAFKA_VTYPE_OPAQUE
-                    values[5].u.ptr = UnsafeMutableRawPointer(bitPattern: id)
-                    var count = 6
-                    if let headerList {
-                        values[6].vtype = RD_KAFKA_VTYPE_HEADERS
-                        values[6].u.headers = headerList
-                        count = 7
-                    }
-                    guard let error = rd_kafka_produceva(client.handle, &values, count) else {
-                        return RD_KAFKA_RESP_ERR_NO_ERROR
-                    }
-                    let code = rd_kafka_error_code(error)
-                    rd_kafka_error_destroy(error)
-                    return code
-                }
-            }
-        }
-        if result != RD_KAFKA_RESP_ERR_NO_ERROR, let headerList {
-            // Ownership of the headers passes to librdkafka only on success.
-            rd_kafka_headers_destroy(headerList)
-        }
-        return result
-    }
-
-    /// Resolves the waiting continuation (if any) of one delivery report. Runs on the poll thread.
-    private static func deliver(_ message: rd_kafka_message_t, context: RDKafkaContext) {
-        let id = UInt(bitPattern: message._private)
-        let failed = message.err != RD_KAFKA_RESP_ERR_NO_ERROR
-        let continuation = context.deliveries.withLockedValue { registry in
-            if failed && id == 0 { registry.undelivered += 1 }
-            return id == 0 ? nil : registry.waiting.removeValue(forKey: id)
-        }
-        let topic = message.rkt.flatMap { rd_kafka_topic_name($0) }.flatMap { String(validatingCString: $0) } ?? ""
-        if failed {
-            let error = KafkaError.rdKafka(message.err, code: .produce, context: "delivery to \(topic)")
-            if let continuation {
-                continuation.resume(throwing: error)
-            } else {
-                context.logger.error("record not delivered: \(error)")
-            }
-        } else {
-            continuation?.resume(
-                returning: KafkaDeliveryReport(
-                    topicPartition: TopicPartition(topic: topic, partition: message.partition),
-                    offset: message.offset
-                )
-            )
+            continuation.resume(throwing: KafkaError(code: .closed, message: "producer shut down before delivery"))
         }
     }
 }
 
-/// Calls `body` with a pointer and count for optional bytes (`nil`, 0 for `nil`).
-private func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawPointer?, Int) -> R) -> R {
-    guard let bytes else { return body(nil, 0) }
-    return bytes.withUnsafeBytes { body($0.baseAddress, $0.count) }
+/// Where a producer is in its life; guarded by the producer's lock.
+struct ProducerState: Sendable {
+    enum Phase: Sendable {
+        /// Created; records queue in librdkafka until ``KafkaProducer/run()`` polls.
+        case created
+        /// ``KafkaProducer/run()`` polls.
+        case running
+        /// Shutting down or shut down: records and calls are refused.
+        case stopped
+    }
+
+    var phase = Phase.created
+
+    /// Whether new records are accepted.
+    var acceptsRecords: Bool { phase != .stopped }
 }

@@ -5,13 +5,16 @@ import NIOConcurrencyHelpers
 /// Owns one `rd_kafka_t` handle and the context librdkafka's callbacks reach through its opaque.
 ///
 /// - Important: `rd_kafka_destroy` hangs while any message, event, queue or partition list of the
-///   handle is alive, so every caller copies messages out and destroys them at once.
+///   handle is alive, so every caller copies messages out and destroys them at once, and partition
+///   lists live only inside ``RDKafkaPartitionList`` values on the thread that made them.
 final class RDKafkaClient: @unchecked Sendable {
     // @unchecked Sendable: the only stored state is the immutable handle pointer and the
     // immutable (Sendable) context. The consumer calls every `rd_kafka_*` function on its single
-    // dedicated thread; the producer uses only librdkafka's thread-safe producer APIs
-    // (`rd_kafka_produceva`, `rd_kafka_poll`, `rd_kafka_flush`, `rd_kafka_metadata`) and destroys
-    // the handle once, after its poll thread has stopped.
+    // dedicated thread (`KafkaConsumerThread`), which refuses work once it accepted the final
+    // close and destroy. The producer uses only librdkafka's thread-safe producer APIs
+    // (`rd_kafka_produceva`, `rd_kafka_poll`, `rd_kafka_flush`, `rd_kafka_purge`,
+    // `rd_kafka_metadata`) and destroys the handle once, after its poll loop has stopped, behind
+    // every blocking call accepted before, with new calls refused (`KafkaProducer`'s state lock).
     let handle: OpaquePointer
     let context: RDKafkaContext
 
@@ -88,39 +91,28 @@ final class RDKafkaClient: @unchecked Sendable {
         return RDKafkaClient(handle: handle, context: context)
     }
 
+    /// The optional features this librdkafka was built with (`builtin.features`: `ssl`,
+    /// `sasl_scram`, `zstd`, ...).
+    static func builtinFeatures() -> Set<String> {
+        guard let conf = rd_kafka_conf_new() else { return [] }
+        defer { rd_kafka_conf_destroy(conf) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        var size = buffer.count
+        guard rd_kafka_conf_get(conf, "builtin.features", &buffer, &size) == RD_KAFKA_CONF_OK else { return [] }
+        return Set(text(buffer).split(separator: ",").map(String.init))
+    }
+
     /// Decodes a NUL-terminated C buffer without the deprecated `String(cString: [CChar])`.
     static func text(_ buffer: [CChar]) -> String {
         buffer.withUnsafeBufferPointer { pointer in
             pointer.baseAddress.flatMap { String(validatingCString: $0) } ?? ""
         }
     }
-
-    /// Converts a C partition list into topic-partition pairs.
-    static func topicPartitions(_ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> [TopicPartition] {
-        let count = Int(list.pointee.cnt)
-        guard count > 0, let elements = list.pointee.elems else { return [] }
-        return (0..<count).map { index in
-            TopicPartition(
-                topic: String(validatingCString: elements[index].topic) ?? "",
-                partition: elements[index].partition
-            )
-        }
-    }
-
-    /// Builds a C partition list; the caller destroys it with `rd_kafka_topic_partition_list_destroy`.
-    static func makeList(_ offsets: [(TopicPartition, Int64)]) -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
-    {
-        let list = rd_kafka_topic_partition_list_new(Int32(max(offsets.count, 1)))!
-        for (partition, offset) in offsets {
-            let element = rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition)!
-            element.pointee.offset = offset
-        }
-        return list
-    }
 }
 
 /// What librdkafka's callbacks reach through the opaque pointer: the logger, the last error,
-/// and (for producers) the continuations waiting for delivery reports.
+/// (for producers) the continuations waiting for delivery reports, and (for consumers) the
+/// rebalance callback and the results of offset commits.
 ///
 /// - Important: it must outlive `rd_kafka_destroy`; owners keep it until the handle is gone and
 ///   leak it on purpose when a watchdog gives up on a hung `destroy`.
@@ -129,6 +121,7 @@ final class RDKafkaContext: Sendable {
     let lastError = NIOLockedValueBox<KafkaError?>(nil)
     let fatalError = NIOLockedValueBox<KafkaError?>(nil)
     let deliveries = NIOLockedValueBox<DeliveryRegistry>(DeliveryRegistry())
+    let commits = NIOLockedValueBox(KafkaCommitStatistics())
     let rebalance:
         (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
 
@@ -173,4 +166,23 @@ struct DeliveryRegistry: Sendable {
     var nextID: UInt = 1
     var waiting: [UInt: CheckedContinuation<KafkaDeliveryReport, any Error>] = [:]
     var undelivered: Int = 0
+}
+
+extension Duration {
+    /// Whole milliseconds, clamped to `Int32` (librdkafka's timeouts), never negative.
+    var milliseconds32: Int32 {
+        let (seconds, attoseconds) = components
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return seconds < 0 ? 0 : .max }
+        return Int32(clamping: max(milliseconds + attoseconds / 1_000_000_000_000_000, 0))
+    }
+
+    /// Whole nanoseconds, clamped to `Int64`.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        guard !overflow && !sumOverflow else { return seconds < 0 ? .min : .max }
+        return sum
+    }
 }

@@ -3,6 +3,7 @@ import ContactCenter
 import Foundation
 import Kafka
 import Logging
+import SwitchboardTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -47,12 +48,12 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         let receiver = Thread { load.receive() }
         receiver.start()
 
-        let producer = try KafkaProducer(
+        let producer = try BackgroundProducer(
             configuration: KafkaProducerConfiguration(
                 common: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "bench-console"),
                 lingerMilliseconds: 1),
             logger: logger)
-        let produced = try await produce(producer)
+        let produced = try await produce(producer.producer)
         try await producer.flush(timeout: .seconds(30))
         await producer.close()
         // Let the last deltas arrive.

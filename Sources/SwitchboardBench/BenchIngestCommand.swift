@@ -65,7 +65,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         try cluster.createTopic(settings.contactRecordsTopic, partitions: partitions)
         try cluster.createTopic(settings.agentEventsTopic, partitions: 4)
         try cluster.createTopic(settings.contactEventsTopic, partitions: 4)
-        let producer = try KafkaProducer(
+        let producer = try BackgroundProducer(
             configuration: KafkaProducerConfiguration(
                 common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
             logger: logger

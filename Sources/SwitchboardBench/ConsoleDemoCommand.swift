@@ -77,6 +77,7 @@ struct ConsoleDemoCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: .init(
                 services: [
+                    .init(service: producer),
                     .init(service: floor.publisher),
                     .init(service: application),
                     .init(service: startup),
@@ -86,7 +87,6 @@ struct ConsoleDemoCommand: AsyncParsableCommand {
             )
         )
         try await group.run()
-        await producer.close(timeout: .seconds(2))
         withExtendedLifetime(cluster) {}
     }
 }

@@ -51,7 +51,7 @@ struct KafkaGroupTests {
 
     @Test("all brokers down for 5 s and back: nothing lost, the consumer resumes")
     func brokersDownAndBack() async throws {
-        let (cluster, producer) = try clusterWithProducer(brokers: 3, topic: "outage", partitions: 3)
+        let cluster = try cluster(brokers: 3, topic: "outage", partitions: 3)
         // The session times out during the outage and the member re-joins: it must resume after
         // what it processed, as the ingest does with offsets kept in PostgreSQL.
         let offsets = InMemoryOffsetStore()
@@ -61,39 +61,41 @@ struct KafkaGroupTests {
             logger: testLogger("consumer")
         )
         try await consumer.subscribe(topics: ["outage"])
-        for index in 0..<500 {
-            try await producer.enqueue(topic: "outage", key: bytes("k\(index % 10)"), value: bytes("\(index)"))
-        }
-        try await producer.flush()
-        var received = try await consume(consumer, count: 500, offsets: offsets)
-        #expect(received.count == 500)
+        var received: [KafkaRecord] = []
+        try await withProducer(producerConfiguration(cluster.bootstrapServers)) { producer in
+            for index in 0..<500 {
+                try await producer.enqueue(topic: "outage", key: bytes("k\(index % 10)"), value: bytes("\(index)"))
+            }
+            try await producer.flush()
+            received = try await consume(consumer, count: 500, offsets: offsets)
+            #expect(received.count == 500)
 
-        // Records handed to the producer during the outage are delivered once brokers return.
-        try cluster.setAllBrokersDown()
-        let clock = ContinuousClock()
-        let downUntil = clock.now + .seconds(5)
-        var index = 500
-        while clock.now < downUntil {
-            let batch = try await consumer.poll(maxRecords: 100, maxWait: .milliseconds(100))
-            received += batch.records
-            offsets.processed(batch.records)
-            if index < 1_000 {
+            // Records handed to the producer during the outage are delivered once brokers return.
+            try cluster.setAllBrokersDown()
+            let clock = ContinuousClock()
+            let downUntil = clock.now + .seconds(5)
+            var index = 500
+            while clock.now < downUntil {
+                let batch = try await consumer.poll(maxRecords: 100, maxWait: .milliseconds(100))
+                received += batch.records
+                offsets.processed(batch.records)
+                if index < 1_000 {
+                    try await producer.enqueue(topic: "outage", key: bytes("k\(index % 10)"), value: bytes("\(index)"))
+                    index += 1
+                }
+            }
+            try cluster.setAllBrokersUp()
+            while index < 1_000 {
                 try await producer.enqueue(topic: "outage", key: bytes("k\(index % 10)"), value: bytes("\(index)"))
                 index += 1
             }
+            try await producer.flush(timeout: .seconds(60))
+            #expect(producer.undeliveredCount == 0)
         }
-        try cluster.setAllBrokersUp()
-        while index < 1_000 {
-            try await producer.enqueue(topic: "outage", key: bytes("k\(index % 10)"), value: bytes("\(index)"))
-            index += 1
-        }
-        try await producer.flush(timeout: .seconds(60))
-        #expect(producer.undeliveredCount == 0)
         received += try await consume(consumer, count: 1_000 - received.count, within: .seconds(90), offsets: offsets)
         let values = Set(received.compactMap { $0.value.map { String(decoding: $0, as: UTF8.self) } })
         #expect(received.count == 1_000, "no record lost or duplicated")
         #expect(values == Set((0..<1_000).map(String.init)))
-        await producer.close()
         try await consumer.close()
     }
 }

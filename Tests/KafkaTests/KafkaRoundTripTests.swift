@@ -6,23 +6,24 @@ import Testing
 struct KafkaRoundTripTests {
     @Test("10,000 keyed records over 6 partitions arrive complete and in order per partition")
     func tenThousandRecords() async throws {
-        let (cluster, producer) = try clusterWithProducer(brokers: 3, topic: "roundtrip", partitions: 6)
+        let cluster = try cluster(brokers: 3, topic: "roundtrip", partitions: 6)
         let total = 10_000
-        for index in 0..<total {
-            // Every 1,000th record is a tombstone: a null value must survive the trip.
-            let value: [UInt8]? = index % 1_000 == 999 ? nil : bytes("value-\(index)")
-            try await producer.enqueue(
-                topic: "roundtrip",
-                key: bytes("key-\(index % 97)"),
-                value: value,
-                headers: index == 0 ? [KafkaHeader(key: "h", value: bytes("v"))] : []
-            )
+        try await withProducer(producerConfiguration(cluster.bootstrapServers)) { producer in
+            for index in 0..<total {
+                // Every 1,000th record is a tombstone: a null value must survive the trip.
+                let value: [UInt8]? = index % 1_000 == 999 ? nil : bytes("value-\(index)")
+                try await producer.enqueue(
+                    topic: "roundtrip",
+                    key: bytes("key-\(index % 97)"),
+                    value: value,
+                    headers: index == 0 ? [KafkaHeader(key: "h", value: bytes("v"))] : []
+                )
+            }
+            try await producer.flush()
+            #expect(producer.undeliveredCount == 0)
+            let report = try await producer.send(topic: "roundtrip", partition: 2, key: nil, value: bytes("awaited"))
+            #expect(report.topicPartition == TopicPartition(topic: "roundtrip", partition: 2))
         }
-        try await producer.flush()
-        #expect(producer.undeliveredCount == 0)
-        let report = try await producer.send(topic: "roundtrip", partition: 2, key: nil, value: bytes("awaited"))
-        #expect(report.topicPartition == TopicPartition(topic: "roundtrip", partition: 2))
-        await producer.close()
 
         let consumer = try await KafkaConsumer(
             configuration: groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "roundtrip"),
@@ -62,13 +63,13 @@ struct KafkaRoundTripTests {
 
     @Test("a consumer assigned application-supplied offsets begins exactly there")
     func startsAtSuppliedOffsets() async throws {
-        let (cluster, producer) = try clusterWithProducer(topic: "offsets", partitions: 2)
-        for index in 0..<100 {
-            try await producer.enqueue(
-                topic: "offsets", partition: Int32(index % 2), key: nil, value: bytes("\(index)"))
+        let cluster = try cluster(topic: "offsets", partitions: 2)
+        try await withProducer(producerConfiguration(cluster.bootstrapServers)) { producer in
+            for index in 0..<100 {
+                try await producer.enqueue(
+                    topic: "offsets", partition: Int32(index % 2), key: nil, value: bytes("\(index)"))
+            }
         }
-        try await producer.flush()
-        await producer.close()
 
         // Through the group protocol: the handler supplies the offsets at assignment.
         let zero = TopicPartition(topic: "offsets", partition: 0)
@@ -102,12 +103,13 @@ struct KafkaRoundTripTests {
 
     @Test("offsets by timestamp: one answer per partition asked; the mock places none, an unknown partition throws")
     func offsetsForTimestamps() async throws {
-        let (cluster, producer) = try clusterWithProducer(topic: "timed", partitions: 3)
-        for index in 0..<30 {
-            try await producer.enqueue(topic: "timed", partition: Int32(index % 3), key: nil, value: bytes("\(index)"))
+        let cluster = try cluster(topic: "timed", partitions: 3)
+        try await withProducer(producerConfiguration(cluster.bootstrapServers)) { producer in
+            for index in 0..<30 {
+                try await producer.enqueue(
+                    topic: "timed", partition: Int32(index % 3), key: nil, value: bytes("\(index)"))
+            }
         }
-        try await producer.flush()
-        await producer.close()
         let consumer = try await KafkaConsumer(
             configuration: groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "timed"),
             logger: testLogger("timed")

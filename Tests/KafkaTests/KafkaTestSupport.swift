@@ -1,6 +1,7 @@
 import Kafka
 import Logging
 import NIOConcurrencyHelpers
+import ServiceLifecycle
 
 /// A logger for tests: librdkafka's chatter only from warnings up.
 func testLogger(_ label: String) -> Logger {
@@ -9,18 +10,41 @@ func testLogger(_ label: String) -> Logger {
     return logger
 }
 
-/// An embedded cluster with one topic, and a producer connected to it (close it when done).
-func clusterWithProducer(
-    brokers: Int = 1, topic: String, partitions: Int
-) throws -> (cluster: EmbeddedKafkaCluster, producer: KafkaProducer) {
+/// An embedded cluster with one topic.
+func cluster(brokers: Int = 1, topic: String, partitions: Int) throws -> EmbeddedKafkaCluster {
     let cluster = try EmbeddedKafkaCluster(brokers: brokers, logger: testLogger("cluster"))
     try cluster.createTopic(topic, partitions: partitions)
-    let producer = try KafkaProducer(
-        configuration: KafkaProducerConfiguration(
-            common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
-        logger: testLogger("producer")
-    )
-    return (cluster, producer)
+    return cluster
+}
+
+/// Producer settings for a cluster.
+func producerConfiguration(_ bootstrap: String) -> KafkaProducerConfiguration {
+    KafkaProducerConfiguration(common: KafkaConfiguration(bootstrapServers: bootstrap))
+}
+
+/// Runs `body` with a producer that runs in a `ServiceGroup`, as the executable runs it. When
+/// `body` returns (or throws) the group shuts down gracefully, which flushes what `body` left
+/// outstanding and destroys the producer.
+func withProducer<Result>(
+    _ configuration: KafkaProducerConfiguration,
+    _ body: (KafkaProducer) async throws -> Result
+) async throws -> Result {
+    let producer = try KafkaProducer(configuration: configuration, logger: testLogger("producer"))
+    let services = ServiceGroup(services: [producer], logger: testLogger("services"))
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await services.run() }
+        let result: Result
+        do {
+            result = try await body(producer)
+        } catch {
+            await services.triggerGracefulShutdown()
+            try? await group.waitForAll()
+            throw error
+        }
+        await services.triggerGracefulShutdown()
+        try await group.waitForAll()
+        return result
+    }
 }
 
 /// Consumer settings that let a group form quickly on the mock cluster (it needs > 2000 ms).
@@ -76,6 +100,15 @@ func consume(
         offsets?.processed(batch.records)
     }
     return records
+}
+
+/// A test cannot go on: a condition it waited for did not come about in time, or its set-up failed.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
 }
 
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -63,7 +63,7 @@ extension WorkerProcessSuites {
             try await TestDatabase.withFreshDatabase("crash") { client, configuration in
                 let url =
                     "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
-                let producer = try KafkaProducer(
+                let producer = try BackgroundProducer(
                     configuration: KafkaProducerConfiguration(
                         common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
                     logger: TestDatabase.logger

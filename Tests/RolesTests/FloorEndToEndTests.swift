@@ -37,7 +37,7 @@ struct FloorEndToEndTests {
         for topic in [settings.agentEventsTopic, settings.contactEventsTopic] {
             try cluster.createTopic(topic, partitions: 2)
         }
-        let producer = try KafkaProducer(
+        let producer = try BackgroundProducer(
             configuration: KafkaProducerConfiguration(
                 common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers), lingerMilliseconds: 1),
             logger: logger)

@@ -12,8 +12,8 @@ extension WorkerProcessSuites {
     /// and a real PostgreSQL server.
     @Suite("Ingest workers end to end", .serialized, .enabled(if: TestDatabase.enabled))
     struct IngestProcessTests {
-        static func producer(_ cluster: EmbeddedKafkaCluster) throws -> KafkaProducer {
-            try KafkaProducer(
+        static func producer(_ cluster: EmbeddedKafkaCluster) throws -> BackgroundProducer {
+            try BackgroundProducer(
                 configuration: KafkaProducerConfiguration(
                     common: KafkaConfiguration(
                         bootstrapServers: cluster.bootstrapServers,
@@ -90,6 +90,20 @@ extension WorkerProcessSuites {
                 #expect(metrics.contains(#"switchboard_ingest_dead_letters_total{reason="invalid"} 4"#))
                 #expect(metrics.contains(#"switchboard_ingest_dead_letters_total{reason="too_large"} 1"#))
                 #expect(metrics.contains(#"switchboard_ingest_dead_letters_total{reason="tombstone"} 1"#))
+                // The offsets PostgreSQL stored are mirrored to the group in Kafka for lag tools.
+                let reader = try await KafkaConsumer(
+                    configuration: KafkaConsumerConfiguration(
+                        common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers), groupID: "e2e-bad"),
+                    logger: TestDatabase.logger)
+                let partitions = [0, 1].map { TopicPartition(topic: "contact-records", partition: Int32($0)) }
+                var mirrored: [TopicPartition: Int64?] = [:]
+                _ = await eventually(within: .seconds(20)) {
+                    let committed = (try? await reader.committed(partitions, timeout: .seconds(5))) ?? [:]
+                    return committed[partitions[0]] == 25 && committed[partitions[1]] == 1
+                }
+                mirrored = try await reader.committed(partitions, timeout: .seconds(5))
+                #expect(mirrored[partitions[0]] == 25 && mirrored[partitions[1]] == 1, "Kafka's copy: \(mirrored)")
+                try await reader.close()
                 #expect(await worker.stop(signal: SIGTERM) == 0, "graceful stop exits 0:\n\(worker.log)")
                 await producer.close()
             }

@@ -57,7 +57,7 @@ public enum DevRole {
             database: database)
         services += [
             .init(service: postgres),
-            .init(service: KafkaProducerService(producer: producer)),
+            .init(service: producer),
             .init(
                 service: MigrationService(
                     client: postgres, gate: schema, logger: logger, afterwards: { banner.print() })),

@@ -34,7 +34,7 @@ public enum ServeRole {
             drain: ShutdownDrain())
         return context.group(
             [
-                .init(service: KafkaProducerService(producer: producer, flushTimeout: .seconds(2))),
+                .init(service: producer),
                 .init(service: hook.reloadService),
                 .init(service: floor.publisher),
             ] + http)

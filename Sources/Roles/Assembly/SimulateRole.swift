@@ -21,7 +21,7 @@ public enum SimulateRole {
         let simulator = SimulatorService(options: options, settings: settings, producer: producer, logger: logger)
         return context.group(
             [
-                .init(service: KafkaProducerService(producer: producer)),
+                .init(service: producer),
                 .init(service: simulator, successTerminationBehavior: .gracefullyShutdownGroup),
             ]
                 + context.http(

@@ -77,7 +77,8 @@ public struct IngestService: Service {
             pipeline: pipeline,
             maxRecords: settings.ingestBatchRecords,
             maxWait: .milliseconds(settings.ingestBatchMilliseconds),
-            consumer: reference
+            consumer: reference,
+            logger: logger
         )
         let consumer = try await KafkaConsumer(
             configuration: KafkaConsumerConfiguration(

@@ -1,4 +1,6 @@
 import Kafka
+import Logging
+import Metrics
 import Storage
 
 /// The ingest's source over our Kafka consumer: pulls batches and, on assignment, claims the
@@ -9,13 +11,35 @@ struct KafkaIngestSource: IngestSource, KafkaAssignmentHandler {
     let maxWait: Duration
     /// Set once the consumer exists (the consumer needs the handler at creation).
     let consumer: ConsumerReference
+    let logger: Logger
 
     func nextBatch() async throws -> [SourceRecord] {
         guard let consumer = consumer.value else { return [] }
         let batch = try await consumer.poll(maxRecords: maxRecords, maxWait: maxWait)
+        for error in batch.errors {
+            // A stored offset that fell out of retention (`_AUTO_OFFSET_RESET` with
+            // auto.offset.reset=error) stops its partition: say so loudly (deploy/README.md, runbook).
+            logger.error("consuming failed: \(error)", metadata: ["code": "\(error.underlyingName ?? "-")"])
+            Counter(
+                label: "switchboard_ingest_consume_errors_total",
+                dimensions: [("code", error.underlyingName ?? "unknown")]
+            )
+            .increment()
+        }
         return batch.records.map {
             SourceRecord(topic: $0.topic, partition: $0.partition, offset: $0.offset, key: $0.key, value: $0.value)
         }
+    }
+
+    /// Mirrors the offsets PostgreSQL stored to the group in Kafka (asynchronously, never in the
+    /// batch path), so `kafka-consumer-groups.sh`, Burrow, KEDA and cloud consoles see the lag.
+    func committed(_ nextOffsets: [PartitionKey: Int64]) {
+        guard let consumer = consumer.value else { return }
+        consumer.commit(
+            Dictionary(
+                uniqueKeysWithValues: nextOffsets.map {
+                    (TopicPartition(topic: $0.key.topic, partition: $0.key.partition), $0.value)
+                }))
     }
 
     func partitionsAssigned(_ partitions: [TopicPartition]) async throws -> [TopicPartition: KafkaStartOffset] {

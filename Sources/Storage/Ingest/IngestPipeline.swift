@@ -10,6 +10,15 @@ import PostgresNIO
 public protocol IngestSource: Sendable {
     /// The next batch of records (possibly empty after a bounded wait).
     func nextBatch() async throws -> [SourceRecord]
+
+    /// Told after each commit in PostgreSQL, with the partitions' next offsets it stored (the
+    /// truth for exactly-once). A Kafka source mirrors them to the broker for lag tooling; it
+    /// must not block or throw.
+    func committed(_ nextOffsets: [PartitionKey: Int64])
+}
+
+extension IngestSource {
+    public func committed(_ nextOffsets: [PartitionKey: Int64]) {}
 }
 
 /// The ingest loop: pull a batch, decode it, write it with its offsets, repeat.
@@ -128,7 +137,12 @@ public final class IngestPipeline: Sendable {
                 }
                 let lanes = await decode(records)
                 if writing { try await group.next() }
-                group.addTask { try await self.write(lanes) }
+                group.addTask {
+                    try await self.write(lanes)
+                    var committed: [PartitionKey: Int64] = [:]
+                    for lane in lanes { committed.merge(lane.nextOffsets) { max($0, $1) } }
+                    source.committed(committed)
+                }
                 writing = true
             }
             try await group.waitForAll()
