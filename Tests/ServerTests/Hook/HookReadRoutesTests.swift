@@ -149,8 +149,8 @@ struct HookReadRoutesTests {
                 // The routes of this server (hook, health, metrics) and the console's.
                 let served = [
                     "/v1/hooks/{flow}", "/v1/stores/{id}/hours", "/v1/calendar/{year}", "/v1/ping", "/health",
-                    "/ready", "/metrics", "/openapi.yaml", "/v1/floor", "/v1/floor/events", "/v1/floor/stream",
-                    "/console",
+                    "/ready", "/ready/{scope}", "/metrics", "/openapi.yaml", "/v1/floor", "/v1/floor/events",
+                    "/v1/floor/stream", "/", "/console",
                 ]
                 #expect(documented == Set(served))
                 for operation in ["post:", "get:"] { #expect(text.contains(operation)) }

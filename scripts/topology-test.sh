@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# The production topology without Docker (`make topology-test`, run by `make test`): the compose
+# topology as separate local processes, and the rolling restart a Kubernetes rollout does.
+#
+#   scripts/topology-test.sh
+#
+# One embedded broker process (`switchboard broker`), `switchboard migrate`, two `ingest` workers
+# of one group, two `serve` replicas behind HAProxy (health check on /ready/hook, as a Kubernetes
+# Service uses readiness), and `switchboard simulate` sending its IVR calls through HAProxy.
+# Checks, in order:
+#   1. rows flow (CTRs, agent events) and the console is live on both serve replicas;
+#   2. a rolling SIGTERM of each serve replica (drain, exit, restart, ready) while an open-loop
+#      load of hook calls runs through HAProxy: 0 failed hook calls;
+#   3. a SIGKILL of one ingest worker mid-stream: afterwards sum(versions_seen) equals the CTR
+#      messages in Kafka, every agent and contact event is stored once, and the stored offsets
+#      equal the topics' ends (exactly once).
+# Prints the figures (hook calls, failures, time to ready per role, rows) and exits non-zero on
+# the first failed check. SWITCHBOARD_BINARY: the binary to run (default: a debug build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+ensure_packages haproxy
+if [ -n "${SWITCHBOARD_BINARY:-}" ]; then
+    binary=$SWITCHBOARD_BINARY
+else
+    log "building switchboard (debug)"
+    swift build --product switchboard
+    binary="$(swift build --show-bin-path)/switchboard"
+fi
+
+work=$(mktemp -d /tmp/switchboard-topology.XXXXXX)
+chmod 755 "$work"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    stop_postgres "$work/pg"
+    [ -n "${KEEP_TOPOLOGY_WORK:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+    log "FAIL: $*"
+    for file in "$work"/*.log; do
+        echo "---- $(basename "$file") (last 15 lines)" >&2
+        tail -n 15 "$file" >&2 || true
+    done
+    exit 1
+}
+
+now_ms() { date +%s%3N; }
+
+# start NAME COMMAND...: a role in the background, its output in $work/NAME.log; sets $started.
+start() {
+    local name=$1
+    shift
+    "$@" >"$work/$name.log" 2>&1 &
+    started=$!
+    pids+=("$started")
+}
+
+# ready NAME URL: waits for URL to answer 2xx and prints the time it took.
+ready() {
+    local name=$1 url=$2 since
+    since=$(now_ms)
+    wait_ready "$url" 120 || fail "$name never became ready at $url"
+    echo "$(($(now_ms) - since))"
+}
+
+pg_port=$(free_port)
+log "PostgreSQL on 127.0.0.1:$pg_port"
+start_postgres "$work/pg" "$pg_port" fast
+create_database "$pg_port" switchboard
+export SWITCHBOARD_DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/switchboard"
+export SWITCHBOARD_LOG_LEVEL=warning
+export SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS=6000
+export SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS=3
+export SWITCHBOARD_FLOWS_DIR="$PWD/flows"
+psql_value() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d switchboard -qAt -c "$1"; }
+
+log "broker: switchboard broker (the embedded mock cluster as its own process)"
+start broker "$binary" broker --partitions 6 --bootstrap-file "$work/bootstrap"
+for _ in $(seq 1 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
+[ -s "$work/bootstrap" ] || fail "the broker did not write its bootstrap address"
+bootstrap=$(cat "$work/bootstrap")
+export SWITCHBOARD_KAFKA_BOOTSTRAP=$bootstrap
+log "broker at $bootstrap"
+
+log "migrate"
+"$binary" migrate >"$work/migrate.log" 2>&1 || fail "switchboard migrate failed"
+
+declare -A port time_to_ready
+for role in ingest-1 ingest-2 serve-1 serve-2 simulator; do port[$role]=$(free_port); done
+for role in ingest-1 ingest-2; do
+    start "$role" "$binary" ingest --http-port "${port[$role]}"
+    eval "pid_${role/-/_}=$started"
+done
+serve_start() {
+    start "$1" "$binary" serve --http-port "${port[$1]}"
+    eval "pid_${1/-/_}=$started"
+}
+serve_start serve-1
+serve_start serve-2
+for role in ingest-1 ingest-2 serve-1 serve-2; do
+    time_to_ready[$role]=$(ready "$role" "http://127.0.0.1:${port[$role]}/ready")
+done
+
+haproxy_port=$(free_port)
+cat >"$work/haproxy.cfg" <<CFG
+global
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 1s
+    timeout client 30s
+    timeout server 30s
+    option http-server-close
+frontend hook
+    bind 127.0.0.1:$haproxy_port
+    default_backend serve
+backend serve
+    balance roundrobin
+    option httpchk GET /ready/hook
+    default-server inter 200ms fall 1 rise 2
+    server serve-1 127.0.0.1:${port[serve-1]} check
+    server serve-2 127.0.0.1:${port[serve-2]} check
+CFG
+start haproxy haproxy -f "$work/haproxy.cfg" -db
+wait_ready "http://127.0.0.1:$haproxy_port/ready/hook" 30 || fail "HAProxy did not pass requests"
+
+log "simulate: traffic to Kafka, IVR calls through HAProxy"
+start simulator "$binary" simulate --speed 120 --agents 12 --calls-per-hour 30 \
+    --hook-url "http://127.0.0.1:$haproxy_port/v1/hooks/main" --http-port "${port[simulator]}"
+pid_simulator=$started
+
+log "1. rows flow, the console is live on both replicas"
+deadline=$((SECONDS + 120))
+until [ "$(psql_value 'SELECT count(*) FROM contact_record' 2>/dev/null || echo 0)" -gt 0 ] &&
+    [ "$(psql_value 'SELECT count(*) FROM agent_event' 2>/dev/null || echo 0)" -gt 0 ]; do
+    [ "$SECONDS" -lt "$deadline" ] || fail "no CTR or agent event rows after 120 s"
+    sleep 1
+done
+for role in serve-1 serve-2; do
+    deadline=$((SECONDS + 60))
+    until curl -fsS "http://127.0.0.1:${port[$role]}/v1/floor" | python3 -c \
+        'import json,sys; sys.exit(0 if json.load(sys.stdin)["view"]["agents"] else 1)' 2>/dev/null; do
+        [ "$SECONDS" -lt "$deadline" ] || fail "$role's console shows no agents"
+        sleep 1
+    done
+done
+log "rows flowing; agents live on serve-1 and serve-2"
+
+log "2. rolling SIGTERM of each serve replica under a fixed-rate hook load through HAProxy"
+cc -O2 -Wall -o "$work/fixed-rate" scripts/tools/fixed-rate.c -lm
+printf '%s' '{"Name":"ContactFlowEvent","Details":{"ContactData":{"Channel":"VOICE","ContactId":"5ca32fbd-8f92-46af-92a5-6b0f970f0efe","SystemEndpoint":{"Address":"+81355500103","Type":"TELEPHONE_NUMBER"},"Attributes":{}},"Parameters":{}}}' >"$work/call.json"
+"$work/fixed-rate" -a 127.0.0.1 -p "$haproxy_port" -P /v1/hooks/main -b "$work/call.json" \
+    -r 200 -d 40 -w 1 -c 16 >"$work/load.out" 2>"$work/load.log" &
+load=$!
+sleep 3
+for role in serve-1 serve-2; do
+    pid_var="pid_${role/-/_}"
+    kill -TERM "${!pid_var}"
+    wait "${!pid_var}" || fail "$role did not exit 0 after SIGTERM"
+    serve_start "$role"
+    time_to_ready["$role (restart)"]=$(ready "$role" "http://127.0.0.1:${port[$role]}/ready/hook")
+    sleep 2 # HAProxy's rise (2 checks of 200 ms) and some traffic on the new replica
+done
+wait "$load" || fail "the load generator failed"
+load_line=$(tail -n 1 "$work/load.out")
+echo "$load_line"
+sent=$(sed -n 's/.* sent=\([0-9]*\).*/\1/p' <<<"$load_line")
+ok=$(sed -n 's/.* ok=\([0-9]*\).*/\1/p' <<<"$load_line")
+non2xx=$(sed -n 's/.* non2xx=\([0-9]*\).*/\1/p' <<<"$load_line")
+errors=$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$load_line")
+[ -n "$sent" ] && [ "$sent" -gt 0 ] || fail "no hook calls were sent"
+[ "$non2xx" -eq 0 ] && [ "$errors" -eq 0 ] || fail "hook calls failed during the rolling restart: $load_line"
+
+log "3. SIGKILL of ingest-1 mid-stream; exactly once afterwards"
+kill -KILL "$pid_ingest_1"
+wait "$pid_ingest_1" 2>/dev/null || true
+sleep 10
+kill -INT "$pid_simulator"
+wait "$pid_simulator" || true
+count_topic() { kcat -b "$bootstrap" -C -t "$1" -e -q -f 'x\n' 2>/dev/null | wc -l; }
+ctr_messages=$(count_topic contact-records)
+agent_messages=$(count_topic agent-events)
+contact_messages=$(count_topic contact-events)
+total=$((ctr_messages + agent_messages + contact_messages))
+deadline=$((SECONDS + 120))
+until [ "$(psql_value 'SELECT coalesce(sum(next_offset), 0) FROM consumer_offset')" -ge "$total" ]; do
+    [ "$SECONDS" -lt "$deadline" ] || fail "ingest-2 did not catch up: $(psql_value 'SELECT sum(next_offset) FROM consumer_offset') of $total"
+    sleep 1
+done
+versions=$(psql_value 'SELECT coalesce(sum(versions_seen), 0) FROM contact_record')
+dead=$(psql_value 'SELECT count(*) FROM dead_letter')
+agent_rows=$(psql_value 'SELECT count(*) FROM agent_event')
+contact_rows=$(psql_value 'SELECT count(*) FROM contact_event')
+ctr_rows=$(psql_value 'SELECT count(*) FROM contact_record')
+[ "$versions" -eq "$ctr_messages" ] || fail "sum(versions_seen) $versions != $ctr_messages CTR messages (lost or twice)"
+[ "$dead" -eq 0 ] || fail "$dead dead letters from the simulator's traffic"
+[ "$agent_rows" -eq "$agent_messages" ] || fail "agent_event rows $agent_rows != $agent_messages messages"
+[ "$contact_rows" -eq "$contact_messages" ] || fail "contact_event rows $contact_rows != $contact_messages messages"
+
+log "figures"
+for role in "${!time_to_ready[@]}"; do echo "  time to ready: $role ${time_to_ready[$role]} ms"; done | sort
+echo "  hook calls through HAProxy during the rolling restart: sent=$sent ok=$ok non2xx=$non2xx errors=$errors"
+echo "  rows: contact_record=$ctr_rows (sum versions_seen=$versions of $ctr_messages messages), agent_event=$agent_rows of $agent_messages, contact_event=$contact_rows of $contact_messages"
+echo "TOPOLOGY hook_calls=$sent hook_failures=$((non2xx + errors)) ctr_messages=$ctr_messages versions_seen=$versions agent_events=$agent_rows contact_events=$contact_rows"
+log "topology test: OK"
