@@ -23,8 +23,9 @@ public enum BrokerRole {
             // Written whole under a temporary name, then renamed: a reader never sees half of it.
             let temporary = bootstrapFile + ".tmp"
             try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
-            _ = try FileManager.default.replaceItemAt(
-                URL(fileURLWithPath: bootstrapFile), withItemAt: URL(fileURLWithPath: temporary))
+            guard rename(temporary, bootstrapFile) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: bootstrapFile])
+            }
         }
         FileHandle.standardOutput.write(Data("KAFKA_BOOTSTRAP=\(line)\n".utf8))
         return context.group([.init(service: EmbeddedKafkaService(cluster: cluster))])
