@@ -13,6 +13,10 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let timeout = Code(name: "timeout")
         /// The requested row does not exist.
         public static let notFound = Code(name: "notFound")
+        /// A batch's offsets are stored already: an earlier attempt committed it.
+        public static let alreadyWritten = Code(name: "alreadyWritten")
+        /// The connection closed before a statement could be sent.
+        public static let connectionClosed = Code(name: "connectionClosed")
 
         public var description: String { name }
     }

@@ -44,6 +44,7 @@ struct DevCommand: AsyncParsableCommand {
             settings: settings,
             bootstrap: bootstrap,
             client: postgres,
+            database: database,
             logger: Logger(label: "switchboard.ingest")
         )
         let hook = HookWiring(settings: settings, logger: logger)

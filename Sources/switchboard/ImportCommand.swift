@@ -49,7 +49,7 @@ struct ImportCommand: AsyncParsableCommand {
                 var index: Int64 = 0
                 func flush() async throws {
                     guard !pending.isEmpty else { return }
-                    let written = try await writer.write(decoder.decode(pending), epochs: nil)
+                    let written = try await writer.write(decoder.decode(pending), claims: nil)
                     summary.contactRecordsWritten += written.contactRecordsWritten
                     summary.contactRecordsOutdated += written.contactRecordsOutdated
                     summary.deadLettersWritten += written.deadLettersWritten

@@ -23,7 +23,8 @@ struct IngestCommand: AsyncParsableCommand {
         let database = try DatabaseConfiguration(url: settings.databaseURL)
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         let ingest = IngestService(
-            settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, logger: logger)
+            settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, database: database, logger: logger
+        )
         let application = buildApplication(
             configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
             dependencies: ServerDependencies(

@@ -15,7 +15,8 @@ struct IngestService: Service {
     let logger: Logger
     let pipeline: IngestPipeline
 
-    init(settings: Settings, bootstrap: String, client: PostgresClient, logger: Logger) {
+    init(settings: Settings, bootstrap: String, client: PostgresClient, database: DatabaseConfiguration, logger: Logger)
+    {
         self.settings = settings
         self.bootstrap = bootstrap
         self.client = client
@@ -27,17 +28,18 @@ struct IngestService: Service {
                 decoder: IngestDecoder(topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes)
             ),
             client: client,
+            database: database,
             logger: logger
         )
     }
 
-    /// Readiness: the database accepts the pipeline's writes.
+    /// Readiness: the database accepts the pipeline's writes, and no batch waits to be written
+    /// longer than a write and its retry may take.
     var readinessCheck: some ReadinessCheck {
         ClosureReadinessCheck(name: "ingest") { [pipeline] in
             let health = pipeline.health
-            return health.databaseWritable
-                ? .ok("\(health.batchesWritten) batches, \(health.recordsWritten) records")
-                : .failing("writes failing, retrying: \(health.lastError ?? "")")
+            if let problem = health.problem { return .failing(problem) }
+            return .ok("\(health.batchesWritten) batches, \(health.recordsWritten) records")
         }
     }
 
