@@ -125,6 +125,29 @@ public struct DatabaseConfiguration: Sendable, Hashable {
         configuration.options.connectTimeout = .seconds(5)
         return configuration
     }
+
+    /// postgres-nio's configuration of a single connection, outside a client's pool (the
+    /// ingest's write connections).
+    ///
+    /// - Throws: NIOSSL's error when the TLS context cannot be created.
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch tlsMode {
+        case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default: tls = .disable
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: host,
+            port: port,
+            username: username,
+            password: password,
+            database: database,
+            tls: tls
+        )
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
 }
 
 extension DatabaseConfiguration {

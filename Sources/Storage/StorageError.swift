@@ -11,6 +11,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case fenced
             case timeout
             case notFound
+            case alreadyWritten
+            case connectionClosed
         }
 
         fileprivate let base: Base
@@ -25,6 +27,10 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let timeout = Code(base: .timeout)
         /// The requested row does not exist.
         public static let notFound = Code(base: .notFound)
+        /// A batch's offsets are stored already: an earlier attempt committed it.
+        public static let alreadyWritten = Code(base: .alreadyWritten)
+        /// The connection closed before a statement could be sent.
+        public static let connectionClosed = Code(base: .connectionClosed)
 
         public var description: String {
             switch base {
@@ -33,6 +39,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case .fenced: "fenced"
             case .timeout: "timeout"
             case .notFound: "notFound"
+            case .alreadyWritten: "alreadyWritten"
+            case .connectionClosed: "connectionClosed"
             }
         }
     }

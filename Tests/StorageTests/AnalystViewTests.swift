@@ -26,7 +26,7 @@ struct AnalystViewTests {
                     value: Array(record.jsonData()))
             }
             _ = try await IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
-                .write(IngestDecoder().decode(sources), epochs: nil)
+                .write(IngestDecoder().decode(sources), claims: nil)
             let rows = try await client.query(
                 """
                 SELECT queue, (extract(epoch FROM interval_start))::bigint, queued, answered, abandoned,
@@ -106,7 +106,7 @@ struct AnalystViewTests {
                 )
             }
             _ = try await IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
-                .write(IngestDecoder().decode(sources), epochs: nil)
+                .write(IngestDecoder().decode(sources), claims: nil)
             let rows = try await client.query(
                 """
                 SELECT available_s::float8, on_contact_s::float8, after_contact_work_s::float8, custom_status_s::float8,
@@ -139,7 +139,7 @@ struct AnalystViewTests {
             let source = SourceRecord(
                 topic: "contact-records", partition: 0, offset: 0, key: nil, value: Array(record.jsonData()))
             _ = try await IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
-                .write(IngestDecoder().decode([source]), epochs: nil)
+                .write(IngestDecoder().decode([source]), claims: nil)
             var analyst = try TestDatabase.configuration()
             analyst.username = "switchboard_analyst"
             analyst.database = "t_analyst_role"

@@ -47,9 +47,9 @@ struct IngestWriterTests {
                     )
                 }
                 if orderIndex % 2 == 0 {
-                    for source in sources { _ = try await writer.write(decoder.decode([source]), epochs: nil) }
+                    for source in sources { _ = try await writer.write(decoder.decode([source]), claims: nil) }
                 } else {
-                    _ = try await writer.write(decoder.decode(sources), epochs: nil)
+                    _ = try await writer.write(decoder.decode(sources), claims: nil)
                 }
             }
             let rows = try await client.query(
@@ -88,10 +88,10 @@ struct IngestWriterTests {
                         topic: "contact-events", partition: 2, offset: Int64(offset), key: nil,
                         value: Array(event.jsonData())))
             }
-            let first = try await writer.write(IngestDecoder().decode(sources), epochs: nil)
+            let first = try await writer.write(IngestDecoder().decode(sources), claims: nil)
             #expect(first.agentEventsWritten == 50)
             #expect(first.contactEventsWritten == 40)
-            let again = try await writer.write(IngestDecoder().decode(sources), epochs: nil)
+            let again = try await writer.write(IngestDecoder().decode(sources), claims: nil)
             #expect(again.agentEventsWritten == 0)
             #expect(again.contactEventsWritten == 0)
             let rows = try await client.query(
@@ -122,12 +122,14 @@ struct IngestWriterTests {
                 value: Array(fixtures.contactRecord(index: 1).jsonData()))
             let writer = IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
             await #expect(throws: StorageError.self) {
-                _ = try await writer.write(IngestDecoder().decode([source]), epochs: [partition: 1])
+                _ = try await writer.write(
+                    IngestDecoder().decode([source]), claims: [partition: PartitionClaim(nextOffset: nil, epoch: 1)])
             }
             let count = try await client.query("SELECT count(*) FROM contact_record", logger: TestDatabase.logger)
             for try await rows in count.decode(Int.self) { #expect(rows == 0, "the fenced transaction rolled back") }
 
-            _ = try await writer.write(IngestDecoder().decode([source]), epochs: [partition: 2])
+            _ = try await writer.write(
+                IngestDecoder().decode([source]), claims: [partition: PartitionClaim(nextOffset: nil, epoch: 2)])
             #expect(try await store.nextOffsets() == [partition: 1])
             #expect(try await store.claim([partition])[partition] == PartitionClaim(nextOffset: 1, epoch: 3))
         }
@@ -158,7 +160,7 @@ struct IngestWriterTests {
             #expect(batch.deadLetters.count == 6)
             #expect(batch.nextOffsets[PartitionKey(topic: "contact-records", partition: 0)] == 7)
             let summary = try await IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
-                .write(batch, epochs: nil)
+                .write(batch, claims: nil)
             #expect(summary.deadLettersWritten == 6)
             #expect(summary.contactRecordsWritten == 1)
             let rows = try await client.query(

@@ -37,7 +37,7 @@ public enum DevRole {
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         let schema = StartupGate()
         let ingest = IngestService(
-            settings: settings, bootstrap: bootstrap, client: postgres, schema: schema,
+            settings: settings, bootstrap: bootstrap, client: postgres, database: database, schema: schema,
             logger: Logger(label: "switchboard.ingest"))
         let hook = HookWiring(settings: settings, logger: logger)
         let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })

@@ -16,7 +16,9 @@ public enum IngestRole {
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         let schema = StartupGate()
         let ingest = IngestService(
-            settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, schema: schema, logger: logger)
+            settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, database: database,
+            schema: schema,
+            logger: logger)
         let http = context.http(readiness: [DatabaseReadinessCheck(client: postgres), ingest.readinessCheck])
         return context.group(
             [

@@ -48,7 +48,7 @@ public struct CTRImport: Sendable {
             var index: Int64 = 0
             func flush() async throws {
                 guard !pending.isEmpty else { return }
-                let written = try await writer.write(decoder.decode(pending), epochs: nil)
+                let written = try await writer.write(decoder.decode(pending), claims: nil)
                 summary.contactRecordsWritten += written.contactRecordsWritten
                 summary.contactRecordsOutdated += written.contactRecordsOutdated
                 summary.deadLettersWritten += written.deadLettersWritten

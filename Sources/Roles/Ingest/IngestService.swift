@@ -18,7 +18,10 @@ public struct IngestService: Service {
     let schema: StartupGate
     let pipeline: IngestPipeline
 
-    public init(settings: Settings, bootstrap: String, client: PostgresClient, schema: StartupGate, logger: Logger) {
+    public init(
+        settings: Settings, bootstrap: String, client: PostgresClient, database: DatabaseConfiguration,
+        schema: StartupGate, logger: Logger
+    ) {
         self.settings = settings
         self.bootstrap = bootstrap
         self.client = client
@@ -31,17 +34,18 @@ public struct IngestService: Service {
                 decoder: IngestDecoder(topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes)
             ),
             client: client,
+            database: database,
             logger: logger
         )
     }
 
-    /// Readiness: the database accepts the pipeline's writes.
+    /// Readiness: the database accepts the pipeline's writes, and no batch waits to be written
+    /// longer than a write and its retry may take.
     public var readinessCheck: some ReadinessCheck {
         ClosureReadinessCheck(name: "ingest") { [pipeline] in
             let health = pipeline.health
-            return health.databaseWritable
-                ? .ok("\(health.batchesWritten) batches, \(health.recordsWritten) records")
-                : .failing("writes failing, retrying: \(health.lastError ?? "")")
+            if let problem = health.problem { return .failing(problem) }
+            return .ok("\(health.batchesWritten) batches, \(health.recordsWritten) records")
         }
     }
 

@@ -25,10 +25,14 @@ extension IngestSource {
 ///
 /// Partitions are spread over ``Configuration/lanes`` concurrent writers (each with its own
 /// connection and transaction), so decoding and PostgreSQL's work run in parallel while every
-/// partition still has exactly one writer. A write that fails on the database is retried with
-/// bounded backoff (the batch is kept, nothing is lost) while readiness reports the failure; a
-/// fenced write ends ``run(source:isStopping:)`` with ``StorageError`` `.fenced` so the caller
-/// re-joins the group.
+/// partition still has exactly one writer. A write that fails on the database or does not finish
+/// within ``Configuration/writeTimeout`` is retried with bounded backoff (the batch is kept,
+/// nothing is lost) while readiness reports the failure; a fenced write ends
+/// ``run(source:isStopping:)`` with ``StorageError`` `.fenced` so the caller re-joins the group.
+///
+/// Writes go through connections of the pipeline's own (``WriteConnections``), not the client's
+/// pool, so every write ends within its deadline and the first write after a database outage
+/// follows the database's return within ``Configuration/maximumBackoff`` plus one write.
 public final class IngestPipeline: Sendable {
     /// Settings of the pipeline.
     public struct Configuration: Sendable {
@@ -38,24 +42,32 @@ public final class IngestPipeline: Sendable {
         public var lanes: Int
         /// How records are decoded.
         public var decoder: IngestDecoder
-        /// The longest pause between retries of a failed write.
+        /// The longest pause between retries of a failed write: after an outage, the first
+        /// write follows the database's return within this pause plus one connection and write.
         public var maximumBackoff: Duration
-        /// How long one batch write may take before it is abandoned (rolled back) and retried.
+        /// How long one batch write may take before it is abandoned (its connection closed, so
+        /// the server rolls it back) and retried.
         public var writeTimeout: Duration
+        /// How long the oldest batch taken from the source may wait to be written before the
+        /// pipeline counts as stalled (``Health/isStalled``); by default two write timeouts and a
+        /// retry pause, longer than any batch waits while writes work or fail visibly.
+        public var stallThreshold: Duration
 
         /// Creates a configuration.
         public init(
             group: String,
             lanes: Int = 2,
             decoder: IngestDecoder = IngestDecoder(),
-            maximumBackoff: Duration = .seconds(5),
-            writeTimeout: Duration = .seconds(10)
+            maximumBackoff: Duration = .seconds(1),
+            writeTimeout: Duration = .seconds(10),
+            stallThreshold: Duration? = nil
         ) {
             self.group = group
             self.lanes = max(1, lanes)
             self.decoder = decoder
             self.maximumBackoff = maximumBackoff
             self.writeTimeout = writeTimeout
+            self.stallThreshold = stallThreshold ?? writeTimeout * 2 + maximumBackoff
         }
     }
 
@@ -69,34 +81,68 @@ public final class IngestPipeline: Sendable {
         public var batchesWritten: Int = 0
         /// Source records covered by written batches since start.
         public var recordsWritten: Int = 0
+        /// How long the oldest batch taken from the source has waited to be written; `nil` when
+        /// every batch taken was written.
+        public var oldestUnwrittenBatchAge: Duration?
+        /// Whether that batch has waited longer than ``Configuration/stallThreshold``: writing
+        /// does not progress, whether or not an error was reported.
+        public var isStalled: Bool = false
+
+        /// Why the pipeline is not ready, or `nil` when it is.
+        public var problem: String? {
+            if !databaseWritable { return "writes failing, retrying: \(lastError ?? "")" }
+            if isStalled, let age = oldestUnwrittenBatchAge {
+                return "stalled: the oldest unwritten batch has waited \(Int(age.seconds)) s"
+            }
+            return nil
+        }
     }
 
-    private let configuration: Configuration
-    fileprivate let writer: IngestWriter
+    let configuration: Configuration
+    let writer: IngestWriter
+    private let connections: WriteConnections
     private let offsets: OffsetStore
-    private let logger: Logger
-    private let claims = NIOLockedValueBox<[PartitionKey: Int64]>([:])
-    private let healthState = NIOLockedValueBox(Health())
-    private let metrics: IngestMetrics
+    let logger: Logger
+    let claims = NIOLockedValueBox<[PartitionKey: PartitionClaim]>([:])
+    let healthState = NIOLockedValueBox(HealthState())
+    let metrics: IngestMetrics
 
-    /// Creates a pipeline writing through `client`.
-    public init(configuration: Configuration, client: PostgresClient, logger: Logger) {
+    /// What ``health`` is computed from.
+    struct HealthState {
+        var health = Health()
+        /// When each batch taken from the source and not yet written was taken, oldest first
+        /// (writes finish in the order batches were taken).
+        var unwritten: [ContinuousClock.Instant] = []
+    }
+
+    /// Creates a pipeline that claims partitions through `client` and writes batches on
+    /// connections of its own to `database` (the same database).
+    public init(configuration: Configuration, client: PostgresClient, database: DatabaseConfiguration, logger: Logger) {
         self.configuration = configuration
-        self.writer = IngestWriter(client: client, group: configuration.group, logger: logger)
+        self.connections = WriteConnections(database: database, logger: logger)
+        self.writer = IngestWriter(connections: connections, group: configuration.group, logger: logger)
         self.offsets = OffsetStore(client: client, group: configuration.group, logger: logger)
         self.logger = logger
         self.metrics = IngestMetrics()
     }
 
     /// The current health (for readiness and tests).
-    public var health: Health { healthState.withLockedValue { $0 } }
+    public var health: Health {
+        let now = ContinuousClock.now
+        return healthState.withLockedValue { state in
+            var health = state.health
+            health.oldestUnwrittenBatchAge = state.unwritten.first.map { now - $0 }
+            health.isStalled = (health.oldestUnwrittenBatchAge ?? .zero) > configuration.stallThreshold
+            return health
+        }
+    }
 
     /// Claims partitions assigned to this worker and returns where each resumes (`nil`: from the
     /// beginning). Call from the source's assignment handler.
     public func claim(_ partitions: [PartitionKey]) async throws -> [PartitionKey: Int64?] {
         let claimed = try await offsets.claim(partitions)
         claims.withLockedValue { current in
-            for (partition, claim) in claimed { current[partition] = claim.epoch }
+            for (partition, claim) in claimed { current[partition] = claim }
         }
         logger.info("claimed partitions", metadata: ["count": "\(claimed.count)"])
         return claimed.mapValues(\.nextOffset)
@@ -124,6 +170,25 @@ public final class IngestPipeline: Sendable {
     /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now; errors of
     ///   the source.
     public func run(source: some IngestSource, isStopping: @escaping @Sendable () -> Bool) async throws {
+        defer {
+            forgetUnwritten()
+            connections.closeIdle()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { reporting in
+            reporting.addTask { await self.reportUnwrittenAge() }
+            defer { reporting.cancelAll() }
+            try await pump(source: source, isStopping: isStopping)
+        }
+    }
+
+    /// Decodes and writes one batch of records (the whole batch commits, lane by lane).
+    public func process(_ records: [SourceRecord]) async throws {
+        taken()
+        defer { forgetUnwritten() }
+        try await write(await decode(records))
+    }
+
+    private func pump(source: some IngestSource, isStopping: @escaping @Sendable () -> Bool) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             var writing = false
             while !Task.isCancelled && !isStopping() {
@@ -135,6 +200,7 @@ public final class IngestPipeline: Sendable {
                     }
                     continue
                 }
+                taken()
                 let lanes = await decode(records)
                 if writing { try await group.next() }
                 group.addTask {
@@ -147,11 +213,6 @@ public final class IngestPipeline: Sendable {
             }
             try await group.waitForAll()
         }
-    }
-
-    /// Decodes and writes one batch of records (the whole batch commits, lane by lane).
-    public func process(_ records: [SourceRecord]) async throws {
-        try await write(await decode(records))
     }
 
     /// Spreads records over the lanes (by partition) and decodes each lane concurrently.
@@ -179,89 +240,45 @@ public final class IngestPipeline: Sendable {
             }
             try await group.waitForAll()
         }
-    }
-
-    private func writeWithRetry(_ batch: IngestBatch) async throws {
-        let epochs = claims.withLockedValue { $0 }
-        var backoff = Duration.milliseconds(100)
-        let clock = ContinuousClock()
-        while true {
-            let start = clock.now
-            do {
-                let summary = try await writeWithDeadline(batch, epochs: epochs)
-                metrics.record(batch: batch, summary: summary, duration: clock.now - start)
-                healthState.withLockedValue { health in
-                    health.databaseWritable = true
-                    health.lastError = nil
-                    health.batchesWritten += 1
-                    health.recordsWritten += batch.sourceRecordCount
-                }
-                return
-            } catch let error as StorageError where error.code == .fenced {
-                metrics.fencedWrites.increment()
-                logger.warning("write fenced; re-joining the group", metadata: ["reason": "\(error.message)"])
-                throw error
-            } catch {
-                if Task.isCancelled { throw error }
-                let message = String(describing: error)
-                healthState.withLockedValue { health in
-                    health.databaseWritable = false
-                    health.lastError = message
-                }
-                metrics.writeRetries.increment()
-                logger.error("batch write failed; retrying in \(backoff)", metadata: ["error": "\(message)"])
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, configuration.maximumBackoff)
-            }
-        }
+        written()
     }
 }
 
 extension IngestPipeline {
-    /// Writes a batch, abandoning it after ``Configuration/writeTimeout``: the pool otherwise waits
-    /// for a connection as long as the database is down, and the outage would stay invisible.
-    fileprivate func writeWithDeadline(_ batch: IngestBatch, epochs: [PartitionKey: Int64]) async throws
-        -> IngestWriteSummary
-    {
-        let timeout = configuration.writeTimeout
-        return try await withThrowingTaskGroup(of: IngestWriteSummary?.self) { group in
-            group.addTask { try await self.writer.write(batch, epochs: epochs) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let summary = first else {
-                throw StorageError(code: .timeout, message: "batch write did not finish within \(timeout)")
-            }
-            return summary
+    /// A batch was taken from the source.
+    fileprivate func taken() {
+        let now = ContinuousClock.now
+        healthState.withLockedValue { $0.unwritten.append(now) }
+    }
+
+    /// The oldest batch taken was written.
+    fileprivate func written() {
+        healthState.withLockedValue { state in
+            if !state.unwritten.isEmpty { state.unwritten.removeFirst() }
+        }
+        metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.seconds ?? 0)
+    }
+
+    /// No batch waits any more (the pipeline stopped).
+    fileprivate func forgetUnwritten() {
+        healthState.withLockedValue { $0.unwritten = [] }
+        metrics.oldestUnwrittenBatchAge.record(0)
+    }
+
+    /// Publishes the age of the oldest unwritten batch every second: it grows while a write
+    /// waits, whether or not anything reports an error.
+    fileprivate func reportUnwrittenAge() async {
+        while !Task.isCancelled {
+            metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.seconds ?? 0)
+            try? await Task.sleep(for: .seconds(1))
         }
     }
 }
 
-/// The ingest's metrics (swift-metrics; the executable exports them to Prometheus).
-struct IngestMetrics: Sendable {
-    let contactRecords = Counter(label: "switchboard_ingest_rows_total", dimensions: [("table", "contact_record")])
-    let outdatedContactRecords = Counter(
-        label: "switchboard_ingest_outdated_contact_records_total"
-    )
-    let agentEvents = Counter(label: "switchboard_ingest_rows_total", dimensions: [("table", "agent_event")])
-    let contactEvents = Counter(label: "switchboard_ingest_rows_total", dimensions: [("table", "contact_event")])
-    let sourceRecords = Counter(label: "switchboard_ingest_source_records_total")
-    let batchDuration = Timer(label: "switchboard_ingest_batch_duration_seconds")
-    let fencedWrites = Counter(label: "switchboard_ingest_fenced_writes_total")
-    let writeRetries = Counter(label: "switchboard_ingest_write_retries_total")
-
-    func record(batch: IngestBatch, summary: IngestWriteSummary, duration: Duration) {
-        contactRecords.increment(by: summary.contactRecordsWritten)
-        outdatedContactRecords.increment(by: summary.contactRecordsOutdated)
-        agentEvents.increment(by: summary.agentEventsWritten)
-        contactEvents.increment(by: summary.contactEventsWritten)
-        sourceRecords.increment(by: batch.sourceRecordCount)
-        for letter in batch.deadLetters {
-            Counter(label: "switchboard_ingest_dead_letters_total", dimensions: [("reason", letter.reason.kind)])
-                .increment()
-        }
-        batchDuration.record(duration: duration)
+extension Duration {
+    /// The duration in seconds, with fractions.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

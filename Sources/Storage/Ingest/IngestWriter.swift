@@ -15,6 +15,9 @@ public struct IngestWriteSummary: Sendable, Hashable {
     public var contactEventsWritten = 0
     /// Dead letters inserted.
     public var deadLettersWritten = 0
+    /// Whether the batch was found written already (its offsets stored by an earlier attempt
+    /// whose outcome was not known): nothing was written this time.
+    public var alreadyWritten = false
 
     /// Creates an empty summary.
     public init() {}
@@ -23,54 +26,81 @@ public struct IngestWriteSummary: Sendable, Hashable {
 /// Writes decoded batches: every row and the partitions' next offsets in one transaction.
 ///
 /// A crash at any point therefore neither loses nor duplicates a row (DESIGN.md, "Exactly once
-/// into PostgreSQL"). Writers never read back what they wrote to decide what to do; the version
+/// into PostgreSQL"), and neither does a retry of a write whose outcome was not known: the offsets
+/// advance only from where the batch's claims say they are (``OffsetStore``), so a batch that an
+/// abandoned attempt committed is recognized (``IngestWriteSummary/alreadyWritten``) instead of
+/// written twice. Writers never read back what they wrote to decide what to do; the version
 /// guard and the de-duplication live in the statements.
+///
+/// Every statement's wait ends: it honours cancellation and a closed connection (``Transaction``).
 public struct IngestWriter: Sendable {
-    private let client: PostgresClient
+    /// Where transactions get their connection.
+    private enum Connections: Sendable {
+        case pool(PostgresClient)
+        case own(WriteConnections)
+    }
+
+    private let connections: Connections
     private let group: String
     private let logger: Logger
 
-    /// Creates a writer for consumer group `group`.
+    /// Creates a writer for consumer group `group` whose transactions lease connections from `client`.
     public init(client: PostgresClient, group: String, logger: Logger) {
-        self.client = client
+        self.connections = .pool(client)
+        self.group = group
+        self.logger = logger
+    }
+
+    /// Creates a writer for consumer group `group` whose transactions run on `connections`.
+    init(connections: WriteConnections, group: String, logger: Logger) {
+        self.connections = .own(connections)
         self.group = group
         self.logger = logger
     }
 
     /// Writes `batch` under the caller's partition claims.
     ///
-    /// - Parameter epochs: The owner epoch of every partition in the batch, from ``OffsetStore/claim(_:)``.
-    ///   Pass `nil` to write without offsets (imports from files).
-    /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now (nothing is
-    ///   written); PostgreSQL errors when the database is unavailable (nothing is written either).
-    public func write(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws -> IngestWriteSummary {
-        do {
-            return try await writeTransaction(batch, epochs: epochs)
-        } catch let error as PostgresTransactionError {
-            // A fence (or any storage decision) inside the transaction surfaces as itself.
-            if let storageError = error.closureError as? StorageError { throw storageError }
-            throw error
-        }
-    }
-
-    private func writeTransaction(_ batch: IngestBatch, epochs: [PartitionKey: Int64]?) async throws
+    /// - Parameter claims: The claim of every partition in the batch: the owner epoch from
+    ///   ``OffsetStore/claim(_:)`` and the next offset stored before this batch (the claimed one,
+    ///   then each written batch's). Pass `nil` to write without offsets (imports from files).
+    /// - Returns: What was written; ``IngestWriteSummary/alreadyWritten`` when the partitions'
+    ///   offsets were already past this batch (an earlier attempt committed it; nothing is written).
+    /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now, or its stored
+    ///   offset is neither before nor after this batch (nothing is written); PostgreSQL errors when
+    ///   the database is unavailable (nothing is written either, unless the error came after
+    ///   `COMMIT` was sent: a retry then finds the batch written).
+    public func write(_ batch: IngestBatch, claims: [PartitionKey: PartitionClaim]?) async throws
         -> IngestWriteSummary
     {
         let group = self.group
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
-            // Offsets first: the offset rows are locked until commit, so a concurrent claim waits
-            // and then sees this batch's offsets, or it came first and this write is fenced.
-            if let epochs {
-                try await OffsetStore.advance(
-                    batch.nextOffsets,
-                    epochs: epochs,
-                    group: group,
-                    on: connection,
-                    logger: logger
-                )
+        do {
+            return try await transaction { connection in
+                // Offsets first: the offset rows are locked until commit, so a concurrent claim
+                // waits and then sees this batch's offsets, or it came first and this write is
+                // fenced; and a second attempt of this batch waits for the first and then finds
+                // its offsets stored.
+                if let claims {
+                    try await OffsetStore.advance(
+                        batch.nextOffsets, from: claims, group: group, on: connection, logger: logger)
+                }
+                return try await Self.writeRows(batch, on: connection, logger: logger)
             }
-            return try await Self.writeRows(batch, on: connection, logger: logger)
+        } catch let error as StorageError where error.code == .alreadyWritten {
+            var summary = IngestWriteSummary()
+            summary.alreadyWritten = true
+            return summary
+        }
+    }
+
+    private func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        switch connections {
+        case .pool(let client):
+            try await client.withConnection { connection in
+                try await Transaction.run(on: connection, logger: logger, body)
+            }
+        case .own(let connections):
+            try await connections.withTransaction(body)
         }
     }
 
@@ -103,7 +133,7 @@ public struct IngestWriter: Sendable {
             columns.append(sourced, copies: batch.contactRecordCopies[sourced.value.contactId] ?? 1)
         }
         let c = columns
-        let rows = try await connection.query(
+        let rows = try await Transaction.statement(
             """
             INSERT INTO contact_record (
                 contact_id, initial_contact_id, previous_contact_id, next_contact_id, channel, initiation_method,
@@ -141,10 +171,11 @@ public struct IngestWriter: Sendable {
                 > (contact_record.last_update_ts, contact_record.source_partition, contact_record.source_offset)
             RETURNING contact_id
             """,
+            on: connection,
             logger: logger
         )
         var written: Set<String> = []
-        for try await id in rows.decode(String.self) { written.insert(id) }
+        for row in rows { written.insert(try row.decode(String.self)) }
         // Copies that lost to a newer stored copy still count as versions seen.
         var outdatedIDs = ArrayColumn<String>()
         var outdatedCopies = ArrayColumn<Int32>()
@@ -153,12 +184,13 @@ public struct IngestWriter: Sendable {
             outdatedCopies.append(Int32(batch.contactRecordCopies[sourced.value.contactId] ?? 1))
         }
         if outdatedIDs.count > 0 {
-            try await connection.query(
+            try await Transaction.statement(
                 """
                 UPDATE contact_record AS r SET versions_seen = r.versions_seen + v.copies
                 FROM unnest(\(outdatedIDs), \(outdatedCopies)) AS v(contact_id, copies)
                 WHERE r.contact_id = v.contact_id
                 """,
+                on: connection,
                 logger: logger
             )
         }
@@ -206,7 +238,7 @@ public struct IngestWriter: Sendable {
             partition.append(sourced.partition)
             offset.append(sourced.offset)
         }
-        let rows = try await connection.query(
+        return try await Transaction.statement(
             """
             INSERT INTO agent_event (event_id, agent_arn, event_type, event_ts, username, status_name, status_type,
                 status_start_ts, activity, contact_count, routing_profile, raw, source_partition, source_offset)
@@ -216,9 +248,9 @@ public struct IngestWriter: Sendable {
             ON CONFLICT (event_id) DO NOTHING
             RETURNING 1
             """,
+            on: connection,
             logger: logger
-        )
-        return try await rowCount(rows)
+        ).count
     }
 
     static func insertContactEvents(
@@ -252,7 +284,7 @@ public struct IngestWriter: Sendable {
             partition.append(sourced.partition)
             offset.append(sourced.offset)
         }
-        let rows = try await connection.query(
+        return try await Transaction.statement(
             """
             INSERT INTO contact_event (event_id, contact_id, event_type, event_ts, channel, initiation_method,
                 queue_arn, agent_arn, raw, source_partition, source_offset)
@@ -261,9 +293,9 @@ public struct IngestWriter: Sendable {
             ON CONFLICT (event_id) DO NOTHING
             RETURNING 1
             """,
+            on: connection,
             logger: logger
-        )
-        return try await rowCount(rows)
+        ).count
     }
 
     static func insertDeadLetters(
@@ -286,22 +318,15 @@ public struct IngestWriter: Sendable {
             value.append(letter.value.map(ByteaValue.init))
             error.append(letter.reason.description)
         }
-        let rows = try await connection.query(
+        return try await Transaction.statement(
             """
             INSERT INTO dead_letter (topic, partition, "offset", key, value, error)
             SELECT * FROM unnest(\(topic), \(partition), \(offset), \(key), \(value), \(error))
             ON CONFLICT (topic, partition, "offset") DO NOTHING
             RETURNING 1
             """,
+            on: connection,
             logger: logger
-        )
-        return try await rowCount(rows)
-    }
-
-    /// The number of rows a `RETURNING` statement produced.
-    static func rowCount(_ rows: PostgresRowSequence) async throws -> Int {
-        var count = 0
-        for try await _ in rows { count += 1 }
-        return count
+        ).count
     }
 }

@@ -46,7 +46,7 @@ public struct OffsetStore: Sendable {
             topics.append(partition.topic)
             numbers.append(partition.partition)
         }
-        let rows = try await client.query(
+        let rows = try await statement(
             """
             INSERT INTO consumer_offset (consumer_group, topic, partition, next_offset, owner_epoch)
             SELECT \(group), v.topic, v.partition, -1, 1
@@ -55,11 +55,11 @@ public struct OffsetStore: Sendable {
             ON CONFLICT (consumer_group, topic, partition)
             DO UPDATE SET owner_epoch = consumer_offset.owner_epoch + 1, updated_at = now()
             RETURNING topic, partition, next_offset, owner_epoch
-            """,
-            logger: logger
+            """
         )
         var claims: [PartitionKey: PartitionClaim] = [:]
-        for try await (topic, partition, next, epoch) in rows.decode((String, Int32, Int64, Int64).self) {
+        for row in rows {
+            let (topic, partition, next, epoch) = try row.decode((String, Int32, Int64, Int64).self)
             claims[PartitionKey(topic: topic, partition: partition)] = PartitionClaim(
                 nextOffset: next >= 0 ? next : nil,
                 epoch: epoch
@@ -70,24 +70,49 @@ public struct OffsetStore: Sendable {
 
     /// The stored next offset of every partition of the group (for lag, tests and operators).
     public func nextOffsets() async throws -> [PartitionKey: Int64] {
-        let rows = try await client.query(
-            "SELECT topic, partition, next_offset FROM consumer_offset WHERE consumer_group = \(group)",
-            logger: logger
+        let rows = try await statement(
+            "SELECT topic, partition, next_offset FROM consumer_offset WHERE consumer_group = \(group)"
         )
         var result: [PartitionKey: Int64] = [:]
-        for try await (topic, partition, next) in rows.decode((String, Int32, Int64).self) where next >= 0 {
-            result[PartitionKey(topic: topic, partition: partition)] = next
+        for row in rows {
+            let (topic, partition, next) = try row.decode((String, Int32, Int64).self)
+            if next >= 0 { result[PartitionKey(topic: topic, partition: partition)] = next }
         }
         return result
     }
 
-    /// Advances the offsets of one batch inside its transaction, under the worker's epochs.
+    /// Runs one statement on a connection of the client's pool; its wait ends when the connection
+    /// closes or the caller is cancelled (``Transaction/statement(_:on:logger:)``).
+    private func statement(_ query: PostgresQuery) async throws -> PostgresQueryResult {
+        try await client.withConnection { connection in
+            do {
+                return try await Transaction.statement(query, on: connection, logger: logger)
+            } catch {
+                // The connection may be closing (a cancelled statement closes it): the pool must
+                // see that before the lease ends, or it could lend the connection again.
+                if connection.isClosed || Task.isCancelled { await connection.closeAndWait() }
+                throw error
+            }
+        }
+    }
+
+    /// Advances the offsets of one batch inside its transaction, from where the batch's claims say
+    /// they are.
     ///
-    /// - Throws: ``StorageError`` `.fenced` when any partition's epoch changed: another worker owns
-    ///   it now, and the caller's transaction must roll back.
+    /// A compare-and-set: each partition's offset moves to the batch's next offset only if the
+    /// partition is still owned under the claim's epoch and its stored offset is the claim's (the
+    /// offset this batch follows). So a batch is applied at most once even when an attempt whose
+    /// outcome was not known (a timeout, a connection lost after `COMMIT`) committed it: a second
+    /// attempt waits for the first's row locks, then finds the offsets past the batch.
+    ///
+    /// - Throws: ``StorageError`` `.alreadyWritten` when every partition's offset is the batch's
+    ///   next offset already (the caller's transaction must roll back: the batch is stored);
+    ///   `.fenced` when another worker owns a partition now, or a stored offset is neither the
+    ///   claimed one nor past this batch (the caller must roll back and re-join, which re-reads
+    ///   the stored offsets).
     static func advance(
         _ nextOffsets: [PartitionKey: Int64],
-        epochs: [PartitionKey: Int64],
+        from claims: [PartitionKey: PartitionClaim],
         group: String,
         on connection: PostgresConnection,
         logger: Logger
@@ -97,34 +122,90 @@ public struct OffsetStore: Sendable {
         var numbers = ArrayColumn<Int32>()
         var offsets = ArrayColumn<Int64>()
         var owners = ArrayColumn<Int64>()
+        var previous = ArrayColumn<Int64>()
         for (partition, next) in nextOffsets.sorted(by: { $0.key < $1.key }) {
-            guard let epoch = epochs[partition] else {
+            guard let claim = claims[partition] else {
                 throw StorageError(
                     code: .fenced, message: "no claim for \(partition): it is not assigned to this worker")
             }
             topics.append(partition.topic)
             numbers.append(partition.partition)
             offsets.append(next)
-            owners.append(epoch)
+            owners.append(claim.epoch)
+            previous.append(claim.nextOffset ?? -1)
         }
-        let rows = try await connection.query(
+        let updated = try await Transaction.statement(
             """
             UPDATE consumer_offset AS o
             SET next_offset = v.next_offset, updated_at = now()
-            FROM unnest(\(topics), \(numbers), \(offsets), \(owners)) AS v(topic, partition, next_offset, owner_epoch)
+            FROM unnest(\(topics), \(numbers), \(offsets), \(owners), \(previous))
+                AS v(topic, partition, next_offset, owner_epoch, previous)
             WHERE o.consumer_group = \(group) AND o.topic = v.topic AND o.partition = v.partition
-              AND o.owner_epoch = v.owner_epoch
+              AND o.owner_epoch = v.owner_epoch AND o.next_offset = v.previous
             RETURNING o.partition
             """,
+            on: connection,
+            logger: logger
+        ).count
+        guard updated != nextOffsets.count else { return }
+        // Why not: read what is stored now (rare, so it costs nothing on the common path).
+        let rows = try await Transaction.statement(
+            """
+            SELECT o.topic, o.partition, o.next_offset, o.owner_epoch
+            FROM consumer_offset AS o
+            JOIN unnest(\(topics), \(numbers)) AS v(topic, partition) ON o.topic = v.topic AND o.partition = v.partition
+            WHERE o.consumer_group = \(group)
+            """,
+            on: connection,
             logger: logger
         )
-        let updated = try await IngestWriter.rowCount(rows)
-        if updated != nextOffsets.count {
-            throw StorageError(
+        var stored: [PartitionKey: PartitionClaim] = [:]
+        for row in rows {
+            let (topic, partition, next, epoch) = try row.decode((String, Int32, Int64, Int64).self)
+            stored[PartitionKey(topic: topic, partition: partition)] = PartitionClaim(nextOffset: next, epoch: epoch)
+        }
+        throw refusal(of: nextOffsets, claims: claims, stored: stored, updated: updated)
+    }
+
+    /// Why a batch's offsets could not advance, given what is stored now (`updated` of them were
+    /// advanced by this transaction).
+    static func refusal(
+        of nextOffsets: [PartitionKey: Int64],
+        claims: [PartitionKey: PartitionClaim],
+        stored: [PartitionKey: PartitionClaim],
+        updated: Int
+    ) -> StorageError {
+        var foreign = 0
+        var written = 0
+        var elsewhere: [String] = []
+        for (partition, next) in nextOffsets.sorted(by: { $0.key < $1.key }) {
+            guard let claim = claims[partition], let row = stored[partition], row.epoch == claim.epoch else {
+                foreign += 1
+                continue
+            }
+            if row.nextOffset == next {
+                written += 1
+            } else {
+                elsewhere.append(
+                    "\(partition) is stored at \(row.nextOffset ?? -1), not at \(claim.nextOffset ?? -1) or \(next)")
+            }
+        }
+        if foreign > 0 {
+            return StorageError(
                 code: .fenced,
-                message:
-                    "\(nextOffsets.count - updated) of \(nextOffsets.count) partitions are owned by another worker now"
+                message: "\(foreign) of \(nextOffsets.count) partitions are owned by another worker now"
             )
         }
+        // All or none: one transaction advances all of a batch's partitions.
+        if written == nextOffsets.count && updated == 0 {
+            return StorageError(
+                code: .alreadyWritten,
+                message: "the batch's offsets are stored already: an earlier attempt committed it")
+        }
+        return StorageError(
+            code: .fenced,
+            message: "stored offsets differ from this worker's claims (\(updated) of \(nextOffsets.count) advanced; "
+                + "\(elsewhere.joined(separator: "; "))): re-join to re-read them"
+        )
     }
 }

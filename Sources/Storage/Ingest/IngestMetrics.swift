@@ -1,0 +1,35 @@
+import Metrics
+
+/// The ingest's metrics (swift-metrics; the executable exports them to Prometheus).
+struct IngestMetrics: Sendable {
+    let contactRecords = Counter(label: "switchboard_ingest_rows_total", dimensions: [("table", "contact_record")])
+    let outdatedContactRecords = Counter(
+        label: "switchboard_ingest_outdated_contact_records_total"
+    )
+    let agentEvents = Counter(label: "switchboard_ingest_rows_total", dimensions: [("table", "agent_event")])
+    let contactEvents = Counter(label: "switchboard_ingest_rows_total", dimensions: [("table", "contact_event")])
+    let sourceRecords = Counter(label: "switchboard_ingest_source_records_total")
+    let batchDuration = Timer(label: "switchboard_ingest_batch_duration_seconds")
+    let fencedWrites = Counter(label: "switchboard_ingest_fenced_writes_total")
+    let writeRetries = Counter(label: "switchboard_ingest_write_retries_total")
+    /// Write attempts abandoned at their deadline (also counted in the retries).
+    let writeTimeouts = Counter(label: "switchboard_ingest_write_timeouts_total")
+    /// Retried batches found committed by an abandoned attempt (and not written again).
+    let alreadyWrittenBatches = Counter(label: "switchboard_ingest_already_written_batches_total")
+    /// How long the oldest batch taken from Kafka has waited to be written (0: none waits). It
+    /// grows while writing does not progress, whether or not anything reports an error.
+    let oldestUnwrittenBatchAge = Gauge(label: "switchboard_ingest_oldest_unwritten_batch_age_seconds")
+
+    func record(batch: IngestBatch, summary: IngestWriteSummary, duration: Duration) {
+        contactRecords.increment(by: summary.contactRecordsWritten)
+        outdatedContactRecords.increment(by: summary.contactRecordsOutdated)
+        agentEvents.increment(by: summary.agentEventsWritten)
+        contactEvents.increment(by: summary.contactEventsWritten)
+        sourceRecords.increment(by: batch.sourceRecordCount)
+        for letter in batch.deadLetters where !summary.alreadyWritten {
+            Counter(label: "switchboard_ingest_dead_letters_total", dimensions: [("reason", letter.reason.kind)])
+                .increment()
+        }
+        batchDuration.record(duration: duration)
+    }
+}

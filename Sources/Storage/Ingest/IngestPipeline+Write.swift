@@ -1,0 +1,110 @@
+import Logging
+import PostgresNIO
+
+extension IngestPipeline {
+    /// Writes one lane's batch, retrying with bounded backoff until it is written or fenced.
+    ///
+    /// Every attempt presents the same claims (epochs and the offsets the batch follows), taken
+    /// before the first: a retry of a batch that an abandoned attempt committed after all is
+    /// recognized by the offsets' compare-and-set and not written again.
+    func writeWithRetry(_ batch: IngestBatch) async throws {
+        let claims = self.claims.withLockedValue { $0 }
+        var backoff = Duration.milliseconds(100)
+        var failures = 0
+        let clock = ContinuousClock()
+        let firstAttempt = clock.now
+        while true {
+            let start = clock.now
+            do {
+                let summary = try await writeWithDeadline(batch, claims: claims)
+                advance(claims, past: batch)
+                metrics.record(batch: batch, summary: summary, duration: clock.now - start)
+                healthState.withLockedValue { state in
+                    state.health.databaseWritable = true
+                    state.health.lastError = nil
+                    state.health.batchesWritten += 1
+                    state.health.recordsWritten += batch.sourceRecordCount
+                }
+                if summary.alreadyWritten {
+                    metrics.alreadyWrittenBatches.increment()
+                    logger.notice("batch was committed by an abandoned attempt; not written again")
+                }
+                if failures > 0 {
+                    logger.notice(
+                        "batch written after \(failures) failed attempt(s)",
+                        metadata: ["since_first_attempt": "\(clock.now - firstAttempt)"])
+                }
+                return
+            } catch let error as StorageError where error.code == .fenced {
+                metrics.fencedWrites.increment()
+                logger.warning("write fenced; re-joining the group", metadata: ["reason": "\(error.message)"])
+                throw error
+            } catch {
+                if Task.isCancelled { throw error }
+                failures += 1
+                let message = Self.summary(of: error)
+                healthState.withLockedValue { state in
+                    state.health.databaseWritable = false
+                    state.health.lastError = message
+                }
+                metrics.writeRetries.increment()
+                if (error as? StorageError)?.code == .timeout { metrics.writeTimeouts.increment() }
+                // Every failure while the backoff grows, then every tenth: an outage stays
+                // visible in the log without a line per lane and second.
+                if backoff < configuration.maximumBackoff || failures % 10 == 0 {
+                    logger.error(
+                        "batch write failed; retrying in \(backoff)",
+                        metadata: ["error": "\(message)", "failures": "\(failures)"])
+                }
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, configuration.maximumBackoff)
+            }
+        }
+    }
+
+    /// Writes a batch, abandoning it after ``Configuration/writeTimeout``.
+    ///
+    /// The writer's every wait honours cancellation (a statement's by closing its connection, see
+    /// ``WriteConnections``), so the task group ends right after the deadline: the abandoned
+    /// transaction's connection is closed and PostgreSQL rolls it back, unless its `COMMIT` was
+    /// already sent, in which case the retry finds its offsets stored.
+    func writeWithDeadline(_ batch: IngestBatch, claims: [PartitionKey: PartitionClaim]) async throws
+        -> IngestWriteSummary
+    {
+        let timeout = configuration.writeTimeout
+        return try await withThrowingTaskGroup(of: IngestWriteSummary?.self) { group in
+            group.addTask { try await self.writer.write(batch, claims: claims) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let summary = first else {
+                throw StorageError(code: .timeout, message: "batch write did not finish within \(timeout)")
+            }
+            return summary
+        }
+    }
+
+    /// Moves the claims of the batch's partitions past it (the next batch follows it), unless a
+    /// partition was claimed again or released meanwhile.
+    private func advance(_ used: [PartitionKey: PartitionClaim], past batch: IngestBatch) {
+        claims.withLockedValue { current in
+            for (partition, next) in batch.nextOffsets where current[partition] == used[partition] {
+                current[partition]?.nextOffset = next
+            }
+        }
+    }
+
+    /// A one-line description of a write error for logs and readiness: postgres-nio's errors
+    /// describe themselves only generically, and in full with the statement and its binds.
+    static func summary(of error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        var parts = ["PSQLError.\(error.code)"]
+        if let state = error.serverInfo?[.sqlState], let message = error.serverInfo?[.message] {
+            parts.append("\(state) \(message)")
+        }
+        if let underlying = error.underlying { parts.append(String(describing: underlying)) }
+        return parts.joined(separator: ": ")
+    }
+}

@@ -1,0 +1,188 @@
+import ContactCenter
+import Foundation
+import Logging
+import PostgresNIO
+import SwitchboardTesting
+import Synchronization
+import Testing
+
+@testable import Storage
+
+/// How a write ends when the database goes away under it, and why a retry never writes a batch
+/// twice (issue 17: a worker went silent after a PostgreSQL outage).
+@Suite("Ingest writes: deadlines, abandoned attempts, retries", .enabled(if: TestDatabase.enabled))
+struct WriteRecoveryTests {
+    static let partition = PartitionKey(topic: "contact-records", partition: 0)
+
+    /// `count` contact records of partition 0, offsets `first`….
+    static func records(_ count: Int, from first: Int64 = 0) -> [SourceRecord] {
+        var fixtures = TrafficFixtures(seed: 17)
+        return (0..<count).map { index in
+            SourceRecord(
+                topic: partition.topic, partition: partition.partition, offset: first + Int64(index), key: nil,
+                value: Array(fixtures.contactRecord(index: Int(first) + index).jsonData()))
+        }
+    }
+
+    static func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
+        for try await value in rows.decode(Int.self) { return value }
+        return 0
+    }
+
+    /// Runs `operation` in a task of its own and waits at most `limit` for it: `nil` when it
+    /// did not end (a regression then fails the test instead of hanging it).
+    static func outcome(within limit: Duration, _ operation: @escaping @Sendable () async throws -> Void) async
+        -> Result<Void, any Error>?
+    {
+        let result = Mutex<Result<Void, any Error>?>(nil)
+        // Unstructured on purpose: a hung operation must not hang the test.
+        let task = Task {
+            do {
+                try await operation()
+                result.withLock { $0 = .success(()) }
+            } catch {
+                result.withLock { $0 = .failure(error) }
+            }
+        }
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        while clock.now < end {
+            if let done = result.withLock({ $0 }) { return done }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        task.cancel()
+        return result.withLock { $0 }
+    }
+
+    @Test("a batch that an abandoned attempt committed is recognized on retry and not written again")
+    func retryOfCommittedBatch() async throws {
+        try await IngestWriterTests.migrated("retry_committed") { client in
+            let store = OffsetStore(client: client, group: "g", logger: TestDatabase.logger)
+            let claim = try #require(try await store.claim([Self.partition])[Self.partition])
+            let writer = IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
+            let batch = IngestDecoder().decode(Self.records(20))
+
+            let first = try await writer.write(batch, claims: [Self.partition: claim])
+            #expect(first.contactRecordsWritten == 20 && !first.alreadyWritten)
+            // The same attempt again, as a retry after a lost answer to COMMIT presents it.
+            let again = try await writer.write(batch, claims: [Self.partition: claim])
+            #expect(again.alreadyWritten, "recognized as written")
+            #expect(again.contactRecordsWritten == 0)
+            #expect(try await Self.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record") == 20)
+            #expect(try await store.nextOffsets() == [Self.partition: 20])
+
+            // A batch that follows an offset that is not stored (neither before nor after it).
+            let stale = PartitionClaim(nextOffset: 5, epoch: claim.epoch)
+            let refused = await #expect(throws: StorageError.self) {
+                _ = try await writer.write(
+                    IngestDecoder().decode(Self.records(5, from: 20)), claims: [Self.partition: stale])
+            }
+            #expect(refused?.code == .fenced)
+            // The next batch, from where the first one ended.
+            let next = PartitionClaim(nextOffset: 20, epoch: claim.epoch)
+            let more = try await writer.write(
+                IngestDecoder().decode(Self.records(5, from: 20)), claims: [Self.partition: next])
+            #expect(more.contactRecordsWritten == 5)
+            #expect(try await store.nextOffsets() == [Self.partition: 25])
+        }
+    }
+
+    @Test("a statement on a connection the server has just closed fails at once")
+    func statementAfterClose() async throws {
+        let configuration = try TestDatabase.configuration()
+        try await TestDatabase.withClient(configuration) { admin in
+            let connection = try await PostgresConnection.connect(
+                configuration: try configuration.connectionConfiguration(), id: 1, logger: TestDatabase.logger)
+            defer { connection.closeChannel() }
+            let pid = try #require(
+                try await Transaction.statement("SELECT pg_backend_pid()", on: connection, logger: TestDatabase.logger)
+                    .first?.decode(Int32.self))
+            try await admin.query("SELECT pg_terminate_backend(\(pid))", logger: TestDatabase.logger)
+            try await connection.closeFuture.get()
+            // NIO removes the closed channel's handlers in its next turn: postgres-nio's own
+            // `query` sent now is dropped without an answer and waits forever.
+            try await Task.sleep(for: .milliseconds(50))
+            let outcome = await Self.outcome(within: .seconds(5)) {
+                try await Transaction.statement("ROLLBACK", on: connection, logger: TestDatabase.logger)
+            }
+            guard case .failure(let error) = outcome else {
+                Issue.record("the statement did not fail at once: \(String(describing: outcome))")
+                return
+            }
+            #expect((error as? StorageError)?.code == .connectionClosed)
+        }
+    }
+
+    @Test("cancelling a statement closes its connection, and the statement ends")
+    func cancelledStatement() async throws {
+        let configuration = try TestDatabase.configuration()
+        let connection = try await PostgresConnection.connect(
+            configuration: try configuration.connectionConfiguration(), id: 1, logger: TestDatabase.logger)
+        defer { connection.closeChannel() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = await Self.outcome(within: .seconds(10)) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await Transaction.statement("SELECT pg_sleep(30)", on: connection, logger: TestDatabase.logger)
+                }
+                try await Task.sleep(for: .milliseconds(500))
+                group.cancelAll()
+                try? await group.next()
+            }
+        }
+        #expect(outcome != nil, "the task group ended")
+        #expect(clock.now - start < .seconds(5))
+        #expect(connection.isClosed)
+    }
+
+    @Test("a write stuck in its transaction is abandoned at its deadline, shows as stalled, and is written once")
+    func stuckWrite() async throws {
+        try await TestDatabase.withFreshDatabase("stuck_write") { client, database in
+            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            let pipeline = IngestPipeline(
+                configuration: .init(
+                    group: "g", lanes: 1, maximumBackoff: .milliseconds(200), writeTimeout: .seconds(1),
+                    stallThreshold: .seconds(2)),
+                client: client,
+                database: database,
+                logger: TestDatabase.logger
+            )
+            _ = try await pipeline.claim([Self.partition])
+            // A session holds a lock the batch's insert waits for, inside the batch's transaction.
+            let locker = try await PostgresConnection.connect(
+                configuration: try database.connectionConfiguration(), id: 99, logger: TestDatabase.logger)
+            defer { locker.closeChannel() }
+            try await Transaction.statement("BEGIN", on: locker, logger: TestDatabase.logger)
+            try await Transaction.statement(
+                "LOCK TABLE contact_record IN SHARE MODE", on: locker, logger: TestDatabase.logger)
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await pipeline.process(Self.records(50)) }
+                try await Task.sleep(for: .milliseconds(3_500))
+                let health = pipeline.health
+                #expect(!health.databaseWritable, "the timed-out attempts are reported")
+                #expect(health.lastError?.contains("did not finish within") == true)
+                #expect((health.oldestUnwrittenBatchAge ?? .zero) >= .seconds(3))
+                #expect(health.isStalled)
+                #expect(health.problem != nil)
+                // Abandoned attempts are terminated before each retry: they do not pile up.
+                let sessions = try await Self.count(
+                    client, "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'switchboard ingest %'")
+                #expect(sessions <= 2, "\(sessions) write sessions")
+
+                try await Transaction.statement("COMMIT", on: locker, logger: TestDatabase.logger)
+                let clock = ContinuousClock()
+                let released = clock.now
+                try await group.next()
+                #expect(clock.now - released < .seconds(5), "written soon after the lock was released")
+            }
+            let health = pipeline.health
+            #expect(health.databaseWritable && !health.isStalled && health.problem == nil)
+            #expect(health.oldestUnwrittenBatchAge == nil)
+            #expect(try await Self.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record") == 50)
+            #expect(try await pipeline.storedOffsets() == [Self.partition: 50])
+        }
+    }
+}
