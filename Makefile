@@ -1,6 +1,6 @@
 # Switchboard's entry points. Each target is a thin wrapper around a script in scripts/.
 
-.PHONY: run test build lint format bench-ingest bench-hook bench-console browser-test fuzz-hook clean
+.PHONY: run test build lint format bench-ingest bench-hook bench-console browser-test fuzz-hook topology-test clean
 
 run: ## Build and run the whole system on the embedded defaults (switchboard dev)
 	scripts/run.sh
@@ -28,6 +28,9 @@ bench-console: ## 500 WebSocket clients, 2,000 events/s to Kafka for 60 s (scrip
 
 browser-test: ## Headless Chromium checks the console fed through the embedded Kafka; screenshot in .artifacts/browser/
 	scripts/browser-test.sh
+
+topology-test: ## The compose topology as local processes: rolling SIGTERM of serve under load (0 failed calls), SIGKILL of an ingest
+	scripts/topology-test.sh
 
 fuzz-hook: ## Fuzz the hook over HTTP (schemathesis + stdlib fuzzer); no 5xx allowed
 	scripts/fuzz-hook.sh
