@@ -5,8 +5,9 @@ import NIOConcurrencyHelpers
 extension KafkaConsumer {
     /// Fetches the next batch: up to `maxRecords` records, waiting at most `maxWait` for them.
     ///
-    /// Rebalances happen only inside this call. Records of partitions revoked during the call are
-    /// dropped from the batch (their new owner reads them again from the stored offsets). Results
+    /// Rebalances happen only inside this call. Records of a partition that were fetched before it
+    /// was revoked during the call are dropped from the batch (its new owner reads them again from
+    /// the stored offsets); records fetched after it was assigned again, in the same call, are kept. Results
     /// of ``commit(_:)`` are counted here too.
     ///
     /// - Throws: ``KafkaError`` when the client failed fatally, the assignment handler failed, or
@@ -45,7 +46,13 @@ extension KafkaConsumer {
             if now >= deadline && !firstPoll { break }
             firstPoll = false
             let remaining = now < deadline ? Int32(min((deadline - now) / 1_000_000, 100)) : 0
-            guard let message = rd_kafka_consumer_poll(handle, remaining) else { continue }
+            let message = rd_kafka_consumer_poll(handle, remaining)
+            // A rebalance callback runs inside rd_kafka_consumer_poll, before the message (if any)
+            // that the same call returns: drop what was collected before a revocation, keep what
+            // comes after, even for partitions assigned back meanwhile (lost, then re-joined), whose
+            // position is past the dropped records already.
+            dropRevoked(from: &records, state: state)
+            guard let message else { continue }
             defer { rd_kafka_message_destroy(message) }
             let topicHandle = message.pointee.rkt
             var topic = ""
@@ -73,11 +80,18 @@ extension KafkaConsumer {
             records.append(copy(message, topic: topic))
         }
         if let fatal = context.fatalError.withLockedValue({ $0 }) { throw fatal }
-        let revoked = state.withLockedValue { $0.revokedDuringPoll }
+        return KafkaBatch(records: records, errors: errors)
+    }
+
+    /// Removes the records of partitions revoked since the last check.
+    private static func dropRevoked(from records: inout [KafkaRecord], state: NIOLockedValueBox<ConsumerState>) {
+        let revoked = state.withLockedValue { state in
+            defer { state.revokedDuringPoll.removeAll() }
+            return state.revokedDuringPoll
+        }
         if !revoked.isEmpty {
             records.removeAll { revoked.contains($0.topicPartition) }
         }
-        return KafkaBatch(records: records, errors: errors)
     }
 
     /// Copies a message out of librdkafka's buffers.

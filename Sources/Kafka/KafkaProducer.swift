@@ -108,6 +108,9 @@ public final class KafkaProducer: Service, Sendable {
 
     /// Waits until every record handed over so far was delivered or failed.
     ///
+    /// librdkafka serves delivery reports inside the flush too, so a producer that only enqueues
+    /// and flushes (a one-shot tool) works without ``run()``; it is destroyed when released.
+    ///
     /// - Throws: ``KafkaError`` `.timeout` when records are still outstanding after `timeout`;
     ///   `.closed` once the producer shut down.
     public func flush(timeout: Duration = .seconds(30)) async throws {

@@ -49,6 +49,45 @@ struct KafkaGroupTests {
         try await second.close()
     }
 
+    @Test("partitions lost and assigned back within one poll: the records fetched after that are kept")
+    func lostAndAssignedBackWithinOnePoll() async throws {
+        let cluster = try cluster(topic: "rejoin", partitions: 2)
+        let offsets = InMemoryOffsetStore()
+        let consumer = try await KafkaConsumer(
+            configuration: groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "rejoin"),
+            assignmentHandler: offsets,
+            logger: testLogger("consumer")
+        )
+        try await consumer.subscribe(topics: ["rejoin"])
+        try await withProducer(producerConfiguration(cluster.bootstrapServers)) { producer in
+            for index in 0..<100 {
+                try await producer.enqueue(
+                    topic: "rejoin", partition: Int32(index % 2), key: nil, value: bytes("\(index)"))
+            }
+        }
+        #expect(try await consume(consumer, count: 100, offsets: offsets).count == 100)
+        try await withProducer(producerConfiguration(cluster.bootstrapServers)) { producer in
+            for index in 100..<200 {
+                try await producer.enqueue(
+                    topic: "rejoin", partition: Int32(index % 2), key: nil, value: bytes("\(index)"))
+            }
+        }
+
+        // The next Heartbeat answers UNKNOWN_MEMBER_ID (25): the member loses its partitions,
+        // re-joins and is assigned them again (from the stored offsets), all inside this one poll.
+        // Records fetched before the loss must go, those fetched after the re-assignment must stay:
+        // the consumer's position is past them, nothing would read them again.
+        cluster.pushRequestErrors(apiKey: 12, errors: [25])
+        let batch = try await consumer.poll(maxRecords: 10_000, maxWait: .seconds(15))
+        offsets.processed(batch.records)
+        #expect(offsets.lostCount.withLockedValue { $0 } >= 1, "the member lost its partitions during the poll")
+        let rest = try await consume(consumer, count: 100 - batch.records.count, within: .seconds(30), offsets: offsets)
+        let values = (batch.records + rest).compactMap { $0.value.map { String(decoding: $0, as: UTF8.self) } }
+        #expect(values.count == 100, "each record once")
+        #expect(Set(values) == Set((100..<200).map(String.init)))
+        try await consumer.close()
+    }
+
     @Test("all brokers down for 5 s and back: nothing lost, the consumer resumes")
     func brokersDownAndBack() async throws {
         let cluster = try cluster(brokers: 3, topic: "outage", partitions: 3)

@@ -117,6 +117,8 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 /// a consumer that re-joins starts exactly after what it already processed.
 final class InMemoryOffsetStore: KafkaAssignmentHandler {
     let nextOffsets = NIOLockedValueBox<[TopicPartition: Int64]>([:])
+    /// How often partitions were lost (taken away without a clean hand-over).
+    let lostCount = NIOLockedValueBox(0)
 
     func processed(_ records: [KafkaRecord]) {
         nextOffsets.withLockedValue { offsets in
@@ -131,5 +133,7 @@ final class InMemoryOffsetStore: KafkaAssignmentHandler {
         return Dictionary(uniqueKeysWithValues: partitions.map { ($0, stored[$0].map { .offset($0) } ?? .beginning) })
     }
 
-    func partitionsRevoked(_ partitions: [TopicPartition], lost: Bool) async {}
+    func partitionsRevoked(_ partitions: [TopicPartition], lost: Bool) async {
+        if lost { lostCount.withLockedValue { $0 += 1 } }
+    }
 }
