@@ -14,7 +14,10 @@ struct KafkaIngestSource: IngestSource, KafkaAssignmentHandler {
         guard let consumer = consumer.value else { return [] }
         let batch = try await consumer.poll(maxRecords: maxRecords, maxWait: maxWait)
         return batch.records.map {
-            SourceRecord(topic: $0.topic, partition: $0.partition, offset: $0.offset, key: $0.key, value: $0.value)
+            SourceRecord(
+                topic: $0.topic, partition: $0.partition, offset: $0.offset, key: $0.key, value: $0.value,
+                rejection: ReceiverKafkaHeaders.value(ReceiverKafkaHeaders.rejection, of: $0),
+                origin: ReceiverKafkaHeaders.value(ReceiverKafkaHeaders.origin, of: $0))
         }
     }
 
