@@ -196,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "Roles", "OperatingHours", "ContactCenter", "SwitchboardTesting",
+                "Server", "Roles", "OperatingHours", "ContactCenter", "Primitives", "SwitchboardTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
