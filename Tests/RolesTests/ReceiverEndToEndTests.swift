@@ -87,7 +87,7 @@ extension WorkerProcessSuites {
             return result
         }
 
-        func client(_ receiver: ReceiverProcess, gzip: Bool, key: String = ReceiverProcess.accessKey) -> FirehoseClient {
+        func firehose(_ receiver: ReceiverProcess, gzip: Bool, key: String = ReceiverProcess.accessKey) -> FirehoseClient {
             FirehoseClient(
                 baseURL: receiver.baseURL.appendingPathComponent("v1/firehose"), accessKey: key, gzip: gzip,
                 commonAttributes: ["instance": "test"], timeout: 30)
@@ -124,7 +124,7 @@ extension WorkerProcessSuites {
                 // CTRs, alternately compressed and not; each request delivered twice with its id,
                 // as Firehose does when an answer is lost.
                 for (number, batch) in ctrBatches.enumerated() {
-                    let firehose = self.client(receiver, gzip: number % 2 == 0)
+                    let firehose = self.firehose(receiver, gzip: number % 2 == 0)
                     let id = "ctr-\(number)"
                     for _ in 0..<2 {
                         let attempt = try await firehose.deliver(
@@ -133,18 +133,18 @@ extension WorkerProcessSuites {
                     }
                 }
                 // Agent events one per record; contact events two concatenated per record.
-                let agentAttempt = try await client(receiver, gzip: true).deliver(
+                let agentAttempt = try await firehose(receiver, gzip: true).deliver(
                     stream: .agentEvents, records: agentEvents.map { $0.jsonData() }, deadline: .seconds(60))
                 #expect(agentAttempt.delivered, "\(agentAttempt.body)")
                 let pairs = stride(from: 0, to: contactEvents.count, by: 2).map {
                     contactEvents[$0].jsonData() + Data("\n".utf8) + contactEvents[$0 + 1].jsonData()
                 }
-                let contactAttempt = try await client(receiver, gzip: false).deliver(
+                let contactAttempt = try await firehose(receiver, gzip: false).deliver(
                     stream: .contactEvents, records: pairs, deadline: .seconds(60))
                 #expect(contactAttempt.delivered, "\(contactAttempt.body)")
 
                 // A wrong key stores nothing.
-                let refused = await client(receiver, gzip: false, key: "wrong").attempt(
+                let refused = await firehose(receiver, gzip: false, key: "wrong").attempt(
                     stream: .contactRecords, requestId: "refused",
                     body: FirehoseClient.body(
                         requestId: "refused", records: [fixtures.contactRecord(index: 9_999).jsonData()]))
@@ -156,7 +156,7 @@ extension WorkerProcessSuites {
                     requestId: "mixed", records: [Data("x".utf8), Data("not json".utf8), good.jsonData()]
                 ).replacingBase64(ofRecord: 0, with: "%%%not-base64%%%")
                 sent.contactIds.insert(good.contactId)
-                let mixedAttempt = await client(receiver, gzip: false).attempt(
+                let mixedAttempt = await firehose(receiver, gzip: false).attempt(
                     stream: .contactRecords, requestId: "mixed", body: mixed)
                 #expect(mixedAttempt.delivered, "\(mixedAttempt.body)")
 
@@ -173,7 +173,7 @@ extension WorkerProcessSuites {
                     try await Task.sleep(for: .seconds(6))
                     try cluster.setAllBrokersUp()
                 }
-                let outage = try await client(receiver, gzip: true).deliver(
+                let outage = try await firehose(receiver, gzip: true).deliver(
                     stream: .contactRecords, records: outageBatch, requestId: "outage", deadline: .seconds(120),
                     maximumBackoff: .seconds(4)
                 ) { attempt in statuses.append(attempt.status) }
@@ -205,7 +205,7 @@ extension WorkerProcessSuites {
                     sent.contactIds.insert(record.contactId)
                     return record.jsonData()
                 }
-                let firehose = self.client(first, gzip: false)
+                let firehose = self.firehose(first, gzip: false)
                 let body = FirehoseClient.body(requestId: "killed", records: records)
                 // Half the body goes out; the receiver streams it to Kafka (in windows of 64 KiB),
                 // and the ingest stores some rows before the receiver dies.

@@ -40,10 +40,13 @@ struct ConnectMessageSplitter: Sendable {
                     + "\"\(String(decoding: chunk.prefix(24), as: UTF8.self))\"",
                 requestId: requestId, origin: origin)
         }
-        do {
-            let key = try chunk.withUnsafeBytes { try stream.key(of: $0) }
+        let key = chunk.withUnsafeBytes { bytes in
+            Result { () throws(ContactCenterDecodingError) in try stream.key(of: bytes) }
+        }
+        switch key {
+        case .success(let key):
             return ReceivedRecord(stream: stream, key: Array(key.utf8), value: chunk, origin: origin)
-        } catch {
+        case .failure(let error):
             return rejected(chunk, reason: error.description, requestId: requestId, origin: origin)
         }
     }

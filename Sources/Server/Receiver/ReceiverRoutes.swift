@@ -216,14 +216,12 @@ public struct ReceiverRoutes: RouteProvider {
     // MARK: EventBridge
 
     /// Answers one EventBridge API destination request: one contact event.
-    func eventBridge(_ request: Request, context: SwitchboardRequestContext) async throws -> Response {
-        let status: HTTPResponse.Status
+    func eventBridge(_ request: Request, context: SwitchboardRequestContext) async throws(APIError) -> Response {
         do {
             let response = try await storeEvent(request, context: context)
-            status = response.status
-            metrics.request(route: "eventbridge", stream: .contactEvents, status: Int(status.code))
+            metrics.request(route: "eventbridge", stream: .contactEvents, status: Int(response.status.code))
             return response
-        } catch let error as APIError {
+        } catch {
             metrics.request(route: "eventbridge", stream: .contactEvents, status: Int(error.status.code))
             if error.status != .unauthorized { context.logger.notice("eventbridge event refused: \(error)") }
             throw error
