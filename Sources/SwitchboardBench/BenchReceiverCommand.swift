@@ -113,7 +113,9 @@ struct BenchReceiverCommand: AsyncParsableCommand {
 
         // 4. The reference: kcat -P of the same records, the same number of times, same keys.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-kcat.txt")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw ValidationError("cannot create \(file.path)")
+        }
         let handle = try FileHandle(forWritingTo: file)
         var written = 0
         while written < total {

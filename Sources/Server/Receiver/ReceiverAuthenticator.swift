@@ -12,8 +12,8 @@ struct ReceiverAuthenticator: Sendable {
     private let keys: AccessTokens
     private let refusesWithoutKeys: Bool
 
-    static let accessKeyField = HTTPField.Name(ReceiverConfiguration.accessKeyHeader)!
-    static let apiKeyField = HTTPField.Name(ReceiverConfiguration.apiKeyHeader)!
+    static let accessKeyField = HTTPFields.Element.Name(ReceiverConfiguration.accessKeyHeader)!
+    static let apiKeyField = HTTPFields.Element.Name(ReceiverConfiguration.apiKeyHeader)!
 
     init(configuration: ReceiverConfiguration) {
         keys = AccessTokens(configuration.accessKeys)

@@ -45,8 +45,8 @@ public struct ReceiverRoutes: RouteProvider {
         }
     }
 
-    static let requestIDField = HTTPField.Name(ReceiverConfiguration.requestIDHeader)!
-    static let protocolVersionField = HTTPField.Name(ReceiverConfiguration.protocolVersionHeader)!
+    static let requestIDField = HTTPFields.Element.Name(ReceiverConfiguration.requestIDHeader)!
+    static let protocolVersionField = HTTPFields.Element.Name(ReceiverConfiguration.protocolVersionHeader)!
 
     // MARK: Firehose
 
@@ -106,16 +106,22 @@ public struct ReceiverRoutes: RouteProvider {
             admission.leave()
             metrics.inFlight.record(admission.count)
         }
-        do {
-            let records = try await receive(
-                request.body, stream: stream, gzip: gzip, requestId: &requestId, logger: logger)
-            logger.debug("firehose request stored: \(records) messages")
+        let outcome: Result<Int, Failure>
+        do throws(Failure) {
+            outcome = .success(
+                try await receive(request.body, stream: stream, gzip: gzip, requestId: &requestId, logger: logger))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success(let messages):
+            logger.debug("firehose request stored: \(messages) messages")
             return answer(.ok)
-        } catch .tooLarge {
+        case .failure(.tooLarge):
             return answer(.contentTooLarge, "the body exceeds \(configuration.maximumBodyBytes) bytes")
-        } catch .malformed(let message) {
+        case .failure(.malformed(let message)):
             return answer(.badRequest, message)
-        } catch .publish(let failure) {
+        case .failure(.publish(let failure)):
             return answer(failure.kind == .overloaded ? .tooManyRequests : .serviceUnavailable, failure.description)
         }
     }

@@ -34,7 +34,7 @@ struct EventBridgeRoutesTests {
         let basic = "Basic " + Data("connect:\(F.previousKey)".utf8).base64EncodedString()
         try await F.withClient(.router, publisher: publisher) { client in
             for headers: HTTPFields in [
-                [HTTPField.Name("X-Api-Key")!: F.key], [.authorization: "Bearer \(F.key)"], [.authorization: basic],
+                [HTTPFields.Element.Name("X-Api-Key")!: F.key], [.authorization: "Bearer \(F.key)"], [.authorization: basic],
             ] {
                 try await post(client, headers: headers) { response in
                     #expect(response.status == .ok)
@@ -42,7 +42,7 @@ struct EventBridgeRoutesTests {
                 }
             }
             let wrongBasic = "Basic " + Data("connect:nope".utf8).base64EncodedString()
-            for headers: HTTPFields in [[:], [HTTPField.Name("X-Api-Key")!: "nope"], [.authorization: wrongBasic]] {
+            for headers: HTTPFields in [[:], [HTTPFields.Element.Name("X-Api-Key")!: "nope"], [.authorization: wrongBasic]] {
                 try await post(client, headers: headers) { response in
                     #expect(response.status == .unauthorized)
                     #expect(F.object(response)["error"] as? String == "unauthorized")
@@ -60,7 +60,7 @@ struct EventBridgeRoutesTests {
         let publisher = FakePublisher()
         try await F.withClient(.router, publisher: publisher) { client in
             for body in ["{", "[]", #"{"detail":{"eventType":"QUEUED"}}"#, "hello"] {
-                try await post(client, headers: [HTTPField.Name("X-Api-Key")!: F.key], body: body) { response in
+                try await post(client, headers: [HTTPFields.Element.Name("X-Api-Key")!: F.key], body: body) { response in
                     #expect(response.status == .badRequest, "\(body)")
                     #expect((F.object(response)["reason"] as? String)?.isEmpty == false)
                 }
@@ -74,7 +74,7 @@ struct EventBridgeRoutesTests {
         for (kind, status) in [(PublishFailure.Kind.unavailable, HTTPResponse.Status.serviceUnavailable),
                                (.overloaded, .tooManyRequests)] {
             try await F.withClient(.router, publisher: FakePublisher(.fail(kind))) { client in
-                try await post(client, headers: [HTTPField.Name("X-Api-Key")!: F.key]) { response in
+                try await post(client, headers: [HTTPFields.Element.Name("X-Api-Key")!: F.key]) { response in
                     #expect(response.status == status)
                 }
             }

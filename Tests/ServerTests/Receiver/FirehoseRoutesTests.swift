@@ -44,7 +44,7 @@ struct FirehoseRoutesTests {
         let publisher = FakePublisher()
         let body = F.body(requestId: "from-body", records: [F.ctr(1)])
         try await F.withClient(.router, publisher: publisher) { client in
-            let headers: HTTPFields = [HTTPField.Name("X-Amz-Firehose-Access-Key")!: F.previousKey]
+            let headers: HTTPFields = [HTTPFields.Element.Name("X-Amz-Firehose-Access-Key")!: F.previousKey]
             try await client.execute(
                 uri: "/v1/firehose/contact-records", method: .post, headers: headers,
                 body: try F.buffer(body, gzip: true)
@@ -158,7 +158,7 @@ struct FirehoseRoutesTests {
                     "/v1/firehose/contact-records",
                     {
                         var headers = F.headers()
-                        headers[HTTPField.Name("X-Amz-Firehose-Protocol-Version")!] = "2.0"
+                        headers[HTTPFields.Element.Name("X-Amz-Firehose-Protocol-Version")!] = "2.0"
                         return headers
                     }(), ByteBuffer(string: F.body(records: [])), .badRequest
                 ),

@@ -82,13 +82,13 @@ enum FirehoseFixtures {
     {
         var headers: HTTPFields = [
             .contentType: "application/json",
-            HTTPField.Name("X-Amz-Firehose-Protocol-Version")!: "1.0",
-            HTTPField.Name("X-Amz-Firehose-Request-Id")!: requestId,
-            HTTPField.Name("X-Amz-Firehose-Source-Arn")!:
+            HTTPFields.Element.Name("X-Amz-Firehose-Protocol-Version")!: "1.0",
+            HTTPFields.Element.Name("X-Amz-Firehose-Request-Id")!: requestId,
+            HTTPFields.Element.Name("X-Amz-Firehose-Source-Arn")!:
                 "arn:aws:firehose:ap-northeast-1:123456789012:deliverystream/connect-ctr",
-            HTTPField.Name("X-Amz-Firehose-Common-Attributes")!: #"{"commonAttributes":{"env":"test"}}"#,
+            HTTPFields.Element.Name("X-Amz-Firehose-Common-Attributes")!: #"{"commonAttributes":{"env":"test"}}"#,
         ]
-        if let key { headers[HTTPField.Name("X-Amz-Firehose-Access-Key")!] = key }
+        if let key { headers[HTTPFields.Element.Name("X-Amz-Firehose-Access-Key")!] = key }
         if gzip { headers[.contentEncoding] = "gzip" }
         return headers
     }
