@@ -13,7 +13,7 @@ import Storage
 ///
 /// Services, in start order: the embedded cluster, the PostgreSQL client, the producer, the
 /// migrations (once, then the banner), the ingest, the flows reloader, the floor publisher, the
-/// receiver's producer, the HTTP server, the simulator.
+/// receiver's producer, the HTTP server (with the readiness gauges and the drain), the simulator.
 public enum DevRole {
     /// - Throws: `KafkaError` when the embedded cluster or the producer cannot start, or a
     ///   `DatabaseConfiguration` error for a malformed database URL.
@@ -78,7 +78,9 @@ public enum DevRole {
             options.receiverURL = URL(string: "\(base)/v1/firehose")!
             let simulator = SimulatorService(
                 options: options, settings: settings, producer: producer, logger: Logger(label: "switchboard.simulator"))
-            services.append(.init(service: simulator, successTerminationBehavior: .ignore))
+            // After the server: a group stops its services in reverse order, so the simulator
+            // stops before the receiver it delivers to.
+            return context.group(services + http + [.init(service: simulator, successTerminationBehavior: .ignore)])
         }
         return context.group(services + http)
     }

@@ -114,7 +114,7 @@ private struct Envelope: JSONStreamHandler {
     mutating func beginObject() throws {
         switch depth {
         case 0: break
-        case 1: throw malformed("\"\(memberName)\" must not be an object")
+        case 1 where member != .other: throw malformed("\"\(memberName)\" must not be an object")
         case 2 where inRecords: beginRecord()
         default: break
         }
@@ -130,7 +130,7 @@ private struct Envelope: JSONStreamHandler {
         switch depth {
         case 0: throw malformed("the body must be a JSON object")
         case 1 where member == .records: inRecords = true
-        case 1: throw malformed("\"\(memberName)\" must not be an array")
+        case 1 where member != .other: throw malformed("\"\(memberName)\" must not be an array")
         case 2 where inRecords: throw malformed("records[\(recordCount)] must be an object, not an array")
         default: break
         }

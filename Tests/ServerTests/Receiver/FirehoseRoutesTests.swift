@@ -61,8 +61,8 @@ struct FirehoseRoutesTests {
         let publisher = FakePublisher()
         let agentEvent = #"{"AgentARN":"arn:agent/1","EventId":"e1","EventType":"HEART_BEAT"}"#
         let agentEvent2 = #"{"AgentARN":"arn:agent/2","EventId":"e2","EventType":"HEART_BEAT"}"#
-        var body = F.body(records: [agentEvent + agentEvent2, agentEvent2 + "\n" + agentEvent, "{\"EventId\":\"x\"}", "oops"])
-        body = body.replacingOccurrences(of: "]}", with: #",{"data":"***"}]}"#)
+        let body = F.body(records: [agentEvent + agentEvent2, agentEvent2 + "\n" + agentEvent, "{\"EventId\":\"x\"}", "oops"])
+            .replacingOccurrences(of: "]}", with: #",{"data":"***"}]}"#)
         try await F.withClient(.router, publisher: publisher) { client in
             try await client.execute(
                 uri: "/v1/firehose/agent-events", method: .post, headers: F.headers(), body: ByteBuffer(string: body)
