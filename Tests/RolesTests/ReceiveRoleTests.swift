@@ -44,7 +44,7 @@ struct ReceiveRoleTests {
     func consume(_ cluster: EmbeddedKafkaCluster, topic: String, count: Int) async throws -> [KafkaRecord] {
         var logger = Logger(label: "receive-test")
         logger.logLevel = .warning
-        let consumer = try KafkaConsumer(
+        let consumer = try await KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
                 common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers), groupID: "receive-test"),
             logger: logger)
