@@ -76,7 +76,10 @@ struct BenchReceiverCommand: AsyncParsableCommand {
         environment["SWITCHBOARD_LOG_LEVEL"] = "warning"
         environment["SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS"] = "0"
         let receiver = try ProcessSpawn.start(
-            [BenchBinaries.switchboard, "receive", "--bootstrap", cluster.bootstrapServers, "--http-port", String(port)],
+            [
+                BenchBinaries.switchboard, "receive", "--bootstrap", cluster.bootstrapServers, "--http-port",
+                String(port),
+            ],
             environment: environment)
         defer {
             kill(receiver, SIGTERM)
@@ -96,7 +99,8 @@ struct BenchReceiverCommand: AsyncParsableCommand {
                 let id = "bench-\(gzip)-\(number)"
                 requests.append(
                     try client.request(
-                        stream: .contactRecords, requestId: id, body: FirehoseClient.body(requestId: id, records: records)
+                        stream: .contactRecords, requestId: id,
+                        body: FirehoseClient.body(requestId: id, records: records)
                     ))
             }
             let wire = requests.reduce(0) { $0 + ($1.httpBody?.count ?? 0) } / requests.count
@@ -167,7 +171,8 @@ struct BenchReceiverCommand: AsyncParsableCommand {
                     let (data, response) = try await session.data(for: request)
                     let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                     guard status == 200 else {
-                        throw ValidationError("the receiver answered \(status): \(String(decoding: data, as: UTF8.self))")
+                        throw ValidationError(
+                            "the receiver answered \(status): \(String(decoding: data, as: UTF8.self))")
                     }
                 }
             }

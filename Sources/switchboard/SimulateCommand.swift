@@ -36,7 +36,10 @@ struct SimulateCommand: AsyncParsableCommand {
     )
     var via: String?
 
-    @Option(help: "The receiver's Firehose base URL for --via firehose (default http://127.0.0.1:<SWITCHBOARD_HTTP_PORT>/v1/firehose).")
+    @Option(
+        help:
+            "The receiver's Firehose base URL for --via firehose (default http://127.0.0.1:<SWITCHBOARD_HTTP_PORT>/v1/firehose)."
+    )
     var receiverURL: String?
 
     @Option(help: "Kafka bootstrap servers (overrides SWITCHBOARD_KAFKA_BOOTSTRAP).")

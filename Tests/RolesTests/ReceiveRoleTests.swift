@@ -49,7 +49,8 @@ struct ReceiveRoleTests {
                 common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers), groupID: "receive-test"),
             logger: logger)
         try await consumer.assign([
-            TopicPartition(topic: topic, partition: 0): .beginning, TopicPartition(topic: topic, partition: 1): .beginning,
+            TopicPartition(topic: topic, partition: 0): .beginning,
+            TopicPartition(topic: topic, partition: 1): .beginning,
         ])
         var records: [KafkaRecord] = []
         let end = ContinuousClock.now + .seconds(30)
@@ -63,7 +64,10 @@ struct ReceiveRoleTests {
     @Test("each key's events keep their order in Kafka; rejected payloads carry the reason and the origin")
     func orderAndHeaders() async throws {
         try await withRole { cluster, base in
-            #expect(await eventually(within: .seconds(30)) { await httpStatus(base.appendingPathComponent("ready/receiver")) == 200 })
+            #expect(
+                await eventually(within: .seconds(30)) {
+                    await httpStatus(base.appendingPathComponent("ready/receiver")) == 200
+                })
             let agents = ["arn:agent/a", "arn:agent/b", "arn:agent/c"]
             let events = (0..<60).map { index in
                 Data(#"{"AgentARN":"\#(agents[index % 3])","EventId":"e\#(index)","EventType":"HEART_BEAT"}"#.utf8)
@@ -78,7 +82,9 @@ struct ReceiveRoleTests {
             #expect(records.count == 61)
             for agent in agents {
                 let ids = records.filter { $0.key == Array(agent.utf8) }.sorted { $0.offset < $1.offset }.map {
-                    String(decoding: $0.value ?? [], as: UTF8.self).firstMatch(of: /"EventId":"e(\d+)"/).map { Int($0.1)! }
+                    String(decoding: $0.value ?? [], as: UTF8.self).firstMatch(of: /"EventId":"e(\d+)"/).map {
+                        Int($0.1)!
+                    }
                 }
                 #expect(ids == ids.sorted { ($0 ?? 0) < ($1 ?? 0) } && ids.count == 20, "\(agent): \(ids)")
             }
@@ -94,10 +100,14 @@ struct ReceiveRoleTests {
     @Test("receive refuses to start without access keys; serve without keys refuses every delivery")
     func keysRequired() async throws {
         let settings = try Settings(environment: ["SWITCHBOARD_KAFKA_BOOTSTRAP": "127.0.0.1:9"])
-        let context = RoleContext(settings: settings, metrics: PrometheusCollectorRegistry(), logger: Logger(label: "t"))
+        let context = RoleContext(
+            settings: settings, metrics: PrometheusCollectorRegistry(), logger: Logger(label: "t"))
         #expect(throws: SettingsError.self) { try ReceiveRole.build(context) }
         try await withRole(serve: true, keys: "") { _, base in
-            #expect(await eventually(within: .seconds(30)) { await httpStatus(base.appendingPathComponent("health")) == 200 })
+            #expect(
+                await eventually(within: .seconds(30)) {
+                    await httpStatus(base.appendingPathComponent("health")) == 200
+                })
             let answer = await httpPost(
                 base.appendingPathComponent("v1/firehose/contact-records"),
                 json: #"{"requestId":"r","records":[]}"#, headers: ["X-Amz-Firehose-Access-Key": "anything"])

@@ -55,7 +55,8 @@ extension WorkerProcessSuites {
                 }
                 #expect(ready, "the receiver became ready:\n\(receiver.log.suffix(2_000))")
                 try await body(cluster, receiver, client, url)
-                #expect(await worker.stop(signal: SIGTERM) == 0, "the worker stops cleanly:\n\(worker.log.suffix(2_000))")
+                #expect(
+                    await worker.stop(signal: SIGTERM) == 0, "the worker stops cleanly:\n\(worker.log.suffix(2_000))")
             }
         }
 
@@ -75,7 +76,8 @@ extension WorkerProcessSuites {
             #expect(try await Self.strings(client, "SELECT event_id FROM agent_event") == sent.agentEventIds)
             #expect(try await Self.strings(client, "SELECT event_id FROM contact_event") == sent.contactEventIds)
             #expect(
-                try await Self.strings(client, "SELECT contact_id FROM contact_record WHERE attributes->>'version' = '1'")
+                try await Self.strings(
+                    client, "SELECT contact_id FROM contact_record WHERE attributes->>'version' = '1'")
                     == sent.updated, "the newest copy of each CTR won, whatever the order")
             #expect(try await Count.count(client, "SELECT count(*) FROM dead_letter") == deadLetters)
         }
@@ -87,7 +89,9 @@ extension WorkerProcessSuites {
             return result
         }
 
-        func firehose(_ receiver: ReceiverProcess, gzip: Bool, key: String = ReceiverProcess.accessKey) -> FirehoseClient {
+        func firehose(_ receiver: ReceiverProcess, gzip: Bool, key: String = ReceiverProcess.accessKey)
+            -> FirehoseClient
+        {
             FirehoseClient(
                 baseURL: receiver.baseURL.appendingPathComponent("v1/firehose"), accessKey: key, gzip: gzip,
                 commonAttributes: ["instance": "test"], timeout: 30)

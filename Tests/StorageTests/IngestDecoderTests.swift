@@ -7,7 +7,8 @@ struct IngestDecoderTests {
     @Test("a record marked rejected is dead-lettered with that reason and its origin, whatever it holds")
     func rejected() {
         let decoder = IngestDecoder()
-        let valid = #"{"AgentARN":"arn:a","EventId":"e","EventTimestamp":"2026-11-20T01:02:03.000Z","EventType":"HEART_BEAT"}"#
+        let valid =
+            #"{"AgentARN":"arn:a","EventId":"e","EventTimestamp":"2026-11-20T01:02:03.000Z","EventType":"HEART_BEAT"}"#
         let record = SourceRecord(
             topic: "agent-events", partition: 0, offset: 7, key: nil, value: Array(valid.utf8),
             rejection: "\"data\" is not valid base64", origin: "firehose r1 record 3")

@@ -58,16 +58,17 @@ public enum DevRole {
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,
             database: database)
-        services += [
-            .init(service: postgres),
-            .init(service: KafkaProducerService(producer: producer)),
-            .init(
-                service: MigrationService(
-                    client: postgres, gate: schema, logger: logger, afterwards: { banner.print() })),
-            .init(service: ingest),
-            .init(service: hook.reloadService),
-            .init(service: floor.publisher),
-        ] + receiver.services
+        services +=
+            [
+                .init(service: postgres),
+                .init(service: KafkaProducerService(producer: producer)),
+                .init(
+                    service: MigrationService(
+                        client: postgres, gate: schema, logger: logger, afterwards: { banner.print() })),
+                .init(service: ingest),
+                .init(service: hook.reloadService),
+                .init(service: floor.publisher),
+            ] + receiver.services
         if settings.simulatorEnabled {
             // Simulated time starts now, so the console shows live agents at once; the service
             // waits for /health before it calls the hook, and its end never stops the others.
@@ -77,7 +78,8 @@ public enum DevRole {
             options.via = settings.simulatorVia ?? .firehose
             options.receiverURL = URL(string: "\(base)/v1/firehose")!
             let simulator = SimulatorService(
-                options: options, settings: settings, producer: producer, logger: Logger(label: "switchboard.simulator"))
+                options: options, settings: settings, producer: producer, logger: Logger(label: "switchboard.simulator")
+            )
             // After the server: a group stops its services in reverse order, so the simulator
             // stops before the receiver it delivers to.
             return context.group(services + http + [.init(service: simulator, successTerminationBehavior: .ignore)])

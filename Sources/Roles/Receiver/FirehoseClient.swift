@@ -110,7 +110,8 @@ public struct FirehoseClient: Sendable {
         stream: ConnectStream, requestId: String, body: [UInt8], session: URLSession = .shared
     ) async -> Attempt {
         do {
-            let (data, response) = try await session.data(for: request(stream: stream, requestId: requestId, body: body))
+            let (data, response) = try await session.data(
+                for: request(stream: stream, requestId: requestId, body: body))
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             let text = String(decoding: data, as: UTF8.self)
             let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]

@@ -41,7 +41,8 @@ struct KafkaRecordPublisher: RecordPublisher {
                             try await producer.send(
                                 topic: topics[record.stream] ?? record.stream.rawValue, key: record.key,
                                 value: record.value,
-                                headers: ReceiverKafkaHeaders.headers(origin: record.origin, rejection: record.rejection))
+                                headers: ReceiverKafkaHeaders.headers(
+                                    origin: record.origin, rejection: record.rejection))
                         } catch {
                             let kafkaError =
                                 error as? KafkaError ?? KafkaError(code: .produce, message: String(describing: error))

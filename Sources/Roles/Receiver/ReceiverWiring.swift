@@ -33,7 +33,8 @@ struct ReceiverWiring: Sendable {
             maximumConcurrentRequests: settings.receiverConcurrentRequests)
         guard !settings.firehoseAccessKeys.isEmpty || open else {
             logger.notice(
-                "the receiver (/v1/firehose, /v1/eventbridge) refuses every request: set SWITCHBOARD_FIREHOSE_ACCESS_KEYS")
+                "the receiver (/v1/firehose, /v1/eventbridge) refuses every request: set SWITCHBOARD_FIREHOSE_ACCESS_KEYS"
+            )
             routes = ReceiverRoutes(publisher: RefusingPublisher(), configuration: configuration)
             readinessCheck = nil
             services = []

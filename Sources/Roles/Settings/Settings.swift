@@ -159,7 +159,8 @@ public struct Settings: Sendable {
         hookReplayWindowSeconds = try integer("SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS", 300, range: 1...86_400)
         firehoseAccessKeys = string("SWITCHBOARD_FIREHOSE_ACCESS_KEYS", "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        receiverMaxBodyBytes = try integer("SWITCHBOARD_RECEIVER_MAX_BODY_BYTES", 128 << 20, range: (1 << 20)...(1 << 30))
+        receiverMaxBodyBytes = try integer(
+            "SWITCHBOARD_RECEIVER_MAX_BODY_BYTES", 128 << 20, range: (1 << 20)...(1 << 30))
         receiverConcurrentRequests = try integer("SWITCHBOARD_RECEIVER_CONCURRENT_REQUESTS", 8, range: 1...1_024)
         receiverWindowBytes = try integer("SWITCHBOARD_RECEIVER_WINDOW_BYTES", 4 << 20, range: (64 << 10)...(256 << 20))
         receiverProduceTimeoutMilliseconds = try integer(

@@ -38,7 +38,8 @@ struct Base64StreamDecoder {
                 continue
             } else {
                 let shown =
-                    byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "0x\(String(byte, radix: 16))"
+                    byte >= 0x20 && byte < 0x7F
+                    ? "'\(Character(Unicode.Scalar(byte)))'" : "0x\(String(byte, radix: 16))"
                 return fail("\(shown) at character \(characterCount) is not a base64 character")
             }
         }

@@ -20,7 +20,8 @@ struct ConnectMessageSplitter: Sendable {
             var chunks = splitter.feed(payload)
             if let tail = splitter.finish() { chunks.append(tail) }
             return chunks.enumerated().map { position, chunk in
-                message(chunk, requestId: requestId, origin: chunks.count == 1 ? origin : "\(origin) object \(position)")
+                message(
+                    chunk, requestId: requestId, origin: chunks.count == 1 ? origin : "\(origin) object \(position)")
             }
         }
     }
@@ -36,7 +37,8 @@ struct ConnectMessageSplitter: Sendable {
         }
         guard chunk.first == UInt8(ascii: "{") else {
             return rejected(
-                chunk, reason: "\(stream.description) payload is not a JSON object: it starts with "
+                chunk,
+                reason: "\(stream.description) payload is not a JSON object: it starts with "
                     + "\"\(String(decoding: chunk.prefix(24), as: UTF8.self))\"",
                 requestId: requestId, origin: origin)
         }

@@ -280,7 +280,8 @@ private struct Envelope: JSONStreamHandler {
         }
         if decoder.failure != nil { excerpt = rawText }
         if let invalidReason {
-            completed.append(FirehoseRecord(index: recordCount, content: .invalid(reason: invalidReason, excerpt: excerpt)))
+            completed.append(
+                FirehoseRecord(index: recordCount, content: .invalid(reason: invalidReason, excerpt: excerpt)))
         } else {
             completed.append(FirehoseRecord(index: recordCount, content: .data(data)))
         }

@@ -95,7 +95,8 @@ public struct ReceiverRoutes: RouteProvider {
             return answer(.badRequest, "Content-Encoding \(other) is not supported; use gzip or none")
         }
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maximumBodyBytes {
-            return answer(.contentTooLarge, "the body of \(length) bytes exceeds \(configuration.maximumBodyBytes) bytes")
+            return answer(
+                .contentTooLarge, "the body of \(length) bytes exceeds \(configuration.maximumBodyBytes) bytes")
         }
         guard admission.enter() else {
             return answer(

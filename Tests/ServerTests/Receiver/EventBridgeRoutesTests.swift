@@ -34,7 +34,8 @@ struct EventBridgeRoutesTests {
         let basic = "Basic " + Data("connect:\(F.previousKey)".utf8).base64EncodedString()
         try await F.withClient(.router, publisher: publisher) { client in
             for headers: HTTPFields in [
-                [HTTPFields.Element.Name("X-Api-Key")!: F.key], [.authorization: "Bearer \(F.key)"], [.authorization: basic],
+                [HTTPFields.Element.Name("X-Api-Key")!: F.key], [.authorization: "Bearer \(F.key)"],
+                [.authorization: basic],
             ] {
                 try await post(client, headers: headers) { response in
                     #expect(response.status == .ok)
@@ -42,7 +43,9 @@ struct EventBridgeRoutesTests {
                 }
             }
             let wrongBasic = "Basic " + Data("connect:nope".utf8).base64EncodedString()
-            for headers: HTTPFields in [[:], [HTTPFields.Element.Name("X-Api-Key")!: "nope"], [.authorization: wrongBasic]] {
+            for headers: HTTPFields in [
+                [:], [HTTPFields.Element.Name("X-Api-Key")!: "nope"], [.authorization: wrongBasic],
+            ] {
                 try await post(client, headers: headers) { response in
                     #expect(response.status == .unauthorized)
                     #expect(F.object(response)["error"] as? String == "unauthorized")
@@ -60,7 +63,8 @@ struct EventBridgeRoutesTests {
         let publisher = FakePublisher()
         try await F.withClient(.router, publisher: publisher) { client in
             for body in ["{", "[]", #"{"detail":{"eventType":"QUEUED"}}"#, "hello"] {
-                try await post(client, headers: [HTTPFields.Element.Name("X-Api-Key")!: F.key], body: body) { response in
+                try await post(client, headers: [HTTPFields.Element.Name("X-Api-Key")!: F.key], body: body) {
+                    response in
                     #expect(response.status == .badRequest, "\(body)")
                     #expect((F.object(response)["reason"] as? String)?.isEmpty == false)
                 }
@@ -71,8 +75,10 @@ struct EventBridgeRoutesTests {
 
     @Test("Kafka unavailable is 503 and a full queue 429, so EventBridge retries")
     func unavailable() async throws {
-        for (kind, status) in [(PublishFailure.Kind.unavailable, HTTPResponse.Status.serviceUnavailable),
-                               (.overloaded, .tooManyRequests)] {
+        for (kind, status) in [
+            (PublishFailure.Kind.unavailable, HTTPResponse.Status.serviceUnavailable),
+            (.overloaded, .tooManyRequests),
+        ] {
             try await F.withClient(.router, publisher: FakePublisher(.fail(kind))) { client in
                 try await post(client, headers: [HTTPFields.Element.Name("X-Api-Key")!: F.key]) { response in
                     #expect(response.status == status)

@@ -97,17 +97,21 @@ struct FirehoseRequestParserTests {
         } else {
             Issue.record("oversized record accepted")
         }
-        #expect(records[3].content == .invalid(reason: "\"data\" must be a base64 string, not 42", excerpt: Array("42".utf8)))
+        #expect(
+            records[3].content
+                == .invalid(reason: "\"data\" must be a base64 string, not 42", excerpt: Array("42".utf8)))
         #expect(records[4].content == .invalid(reason: "the record has no \"data\" member", excerpt: []))
         #expect(records[5].content == .data(Array("hello".utf8)), "unpadded base64 is accepted")
         #expect(records.map(\.index) == Array(0..<6))
     }
 
-    @Test("bodies that are not Firehose requests are errors", arguments: [
-        "", "[]", "\"records\"", "{}", "{\"records\": {}}", "{\"records\": \"x\"}", "{\"records\": [1]}",
-        "{\"records\": [[]]}", "{\"records\": [{\"data\": \"aGk=\"}]", "{\"records\": []} {}", "{\"records\": [],}",
-        "{\"records\" [] }", "{\"requestId\": {}, \"records\": []}", "{\"records\": [{\"data\": \"a\u{01}\"}]}",
-    ])
+    @Test(
+        "bodies that are not Firehose requests are errors",
+        arguments: [
+            "", "[]", "\"records\"", "{}", "{\"records\": {}}", "{\"records\": \"x\"}", "{\"records\": [1]}",
+            "{\"records\": [[]]}", "{\"records\": [{\"data\": \"aGk=\"}]", "{\"records\": []} {}", "{\"records\": [],}",
+            "{\"records\" [] }", "{\"requestId\": {}, \"records\": []}", "{\"records\": [{\"data\": \"a\u{01}\"}]}",
+        ])
     func malformed(body: String) {
         #expect(throws: FirehoseRequestError.self, "\(body)") { try parse(body) }
     }

@@ -12,7 +12,8 @@ import Testing
 struct FirehoseRoutesTests {
     typealias F = FirehoseFixtures
 
-    @Test("200 with the request id and a numeric timestamp once every record is stored, gzip or not",
+    @Test(
+        "200 with the request id and a numeric timestamp once every record is stored, gzip or not",
         arguments: HookTestMode.allCases, [false, true])
     func delivers(mode: HookTestMode, gzip: Bool) async throws {
         let publisher = FakePublisher()
@@ -61,8 +62,10 @@ struct FirehoseRoutesTests {
         let publisher = FakePublisher()
         let agentEvent = #"{"AgentARN":"arn:agent/1","EventId":"e1","EventType":"HEART_BEAT"}"#
         let agentEvent2 = #"{"AgentARN":"arn:agent/2","EventId":"e2","EventType":"HEART_BEAT"}"#
-        let body = F.body(records: [agentEvent + agentEvent2, agentEvent2 + "\n" + agentEvent, "{\"EventId\":\"x\"}", "oops"])
-            .replacingOccurrences(of: "]}", with: #",{"data":"***"}]}"#)
+        let body = F.body(records: [
+            agentEvent + agentEvent2, agentEvent2 + "\n" + agentEvent, "{\"EventId\":\"x\"}", "oops",
+        ])
+        .replacingOccurrences(of: "]}", with: #",{"data":"***"}]}"#)
         try await F.withClient(.router, publisher: publisher) { client in
             try await client.execute(
                 uri: "/v1/firehose/agent-events", method: .post, headers: F.headers(), body: ByteBuffer(string: body)
@@ -73,9 +76,10 @@ struct FirehoseRoutesTests {
         let records = publisher.records
         #expect(records.count == 7)
         guard records.count == 7 else { return }
-        #expect(records[0...3].map { String(decoding: $0.key, as: UTF8.self) } == [
-            "arn:agent/1", "arn:agent/2", "arn:agent/2", "arn:agent/1",
-        ])
+        #expect(
+            records[0...3].map { String(decoding: $0.key, as: UTF8.self) } == [
+                "arn:agent/1", "arn:agent/2", "arn:agent/2", "arn:agent/1",
+            ])
         #expect(records[0].origin == "firehose req-1 record 0 object 0")
         #expect(records[3].origin == "firehose req-1 record 1 object 1")
         #expect(records[4].rejection?.contains("AgentARN") == true)
@@ -130,7 +134,9 @@ struct FirehoseRoutesTests {
                 body: ByteBuffer(string: body)
             ) { response in
                 #expect(response.status == .unauthorized)
-                #expect((F.object(response)["errorMessage"] as? String)?.contains("SWITCHBOARD_FIREHOSE_ACCESS_KEYS") == true)
+                #expect(
+                    (F.object(response)["errorMessage"] as? String)?.contains("SWITCHBOARD_FIREHOSE_ACCESS_KEYS")
+                        == true)
             }
         }
         #expect(publisher.records.isEmpty)
@@ -191,7 +197,8 @@ struct FirehoseRoutesTests {
         try await F.withClient(.live, publisher: publisher, configuration: configuration) { client in
             let large = F.body(records: Array(repeating: F.ctr(1), count: 1_000))
             try await client.execute(
-                uri: "/v1/firehose/contact-records", method: .post, headers: F.headers(), body: ByteBuffer(string: large)
+                uri: "/v1/firehose/contact-records", method: .post, headers: F.headers(),
+                body: ByteBuffer(string: large)
             ) { response in
                 #expect(response.status == .contentTooLarge)
             }
@@ -209,8 +216,10 @@ struct FirehoseRoutesTests {
 
     @Test("Kafka unavailable is 503, its queue full 429: Firehose retries both")
     func publishFailures() async throws {
-        for (kind, status) in [(PublishFailure.Kind.unavailable, HTTPResponse.Status.serviceUnavailable),
-                               (.overloaded, .tooManyRequests)] {
+        for (kind, status) in [
+            (PublishFailure.Kind.unavailable, HTTPResponse.Status.serviceUnavailable),
+            (.overloaded, .tooManyRequests),
+        ] {
             let publisher = FakePublisher(.fail(kind))
             try await F.withClient(.router, publisher: publisher) { client in
                 try await client.execute(
