@@ -15,6 +15,9 @@ struct Base64StreamDecoder {
     @discardableResult
     mutating func decode(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
         guard failure == nil else { return false }
+        // Room for this piece at once (growing geometrically: pieces of one long text keep coming).
+        let needed = output.count + text.count / 4 * 3 + 3
+        if output.capacity < needed { output.reserveCapacity(max(needed, output.capacity * 2)) }
         for byte in text {
             let value = Self.table[Int(byte)]
             if value < 64 {

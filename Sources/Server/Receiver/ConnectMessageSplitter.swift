@@ -16,6 +16,14 @@ struct ConnectMessageSplitter: Sendable {
         case .invalid(let reason, let excerpt):
             return [rejected(excerpt, reason: reason, requestId: requestId, origin: origin)]
         case .data(let payload):
+            // The usual record is one object: its key is read straight away, without splitting.
+            if payload.first == UInt8(ascii: "{"), payload.count <= maximumMessageBytes,
+                case .success(let key) = payload.withUnsafeBytes({ bytes in
+                    Result { () throws(ContactCenterDecodingError) in try stream.key(of: bytes) }
+                })
+            {
+                return [ReceivedRecord(stream: stream, key: Array(key.utf8), value: payload, origin: origin)]
+            }
             var splitter = JSONObjectSplitter()
             var chunks = splitter.feed(payload)
             if let tail = splitter.finish() { chunks.append(tail) }
