@@ -1,6 +1,6 @@
 # Switchboard's entry points. Each target is a thin wrapper around a script in scripts/.
 
-.PHONY: run test build lint format bench-ingest bench-hook bench-console browser-test fuzz-hook topology-test clean
+.PHONY: run test build lint format bench-ingest bench-hook bench-console bench-receiver browser-test fuzz-hook topology-test clean
 
 run: ## Build and run the whole system on the embedded defaults (switchboard dev)
 	scripts/run.sh
@@ -25,6 +25,9 @@ bench-hook: ## IVR hook benchmark: evaluations/s, p99 at 5,000 req/s, peak vs st
 
 bench-console: ## 500 WebSocket clients, 2,000 events/s to Kafka for 60 s (scripts/bench-console.sh --duration N to shorten)
 	scripts/bench-console.sh
+
+bench-receiver: ## CTRs/s through the Firehose receiver into the embedded Kafka (500 per request, plain and gzip) vs kcat -P
+	scripts/bench-receiver.sh
 
 browser-test: ## Headless Chromium checks the console fed through the embedded Kafka; screenshot in .artifacts/browser/
 	scripts/browser-test.sh

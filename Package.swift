@@ -34,9 +34,10 @@ let package = Package(
     ],
     targets: [
         // Pure building blocks both cores share: the JSON writer, the civil-date algorithm,
-        // bounded backoff and deadlines. No I/O, no dependencies.
+        // bounded backoff and deadlines, the gzip inflater (over zlib). No I/O.
         .target(
             name: "Primitives",
+            dependencies: ["CZlib"],
             swiftSettings: strict
         ),
         // Pure core: contact-center models, decoders, the floor reducer, the traffic simulation. No I/O.
@@ -57,7 +58,8 @@ let package = Package(
             pkgConfig: "rdkafka",
             providers: [.apt(["librdkafka-dev"])]
         ),
-        // zlib (Debian: zlib1g-dev), for gzip-compressed CTR exports in `switchboard import`.
+        // zlib (Debian: zlib1g-dev): Primitives' gzip inflater (CTR exports in `switchboard import`,
+        // gzip request bodies of the Firehose receiver).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -114,7 +116,6 @@ let package = Package(
         .target(
             name: "Roles",
             dependencies: [
-                "CZlib",
                 "ContactCenter",
                 "OperatingHours",
                 "Primitives",
@@ -202,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "Roles", "OperatingHours", "ContactCenter", "SwitchboardTesting",
+                "Server", "Roles", "OperatingHours", "ContactCenter", "Primitives", "SwitchboardTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -4,7 +4,8 @@
 #   scripts/dev-smoke.sh
 #
 # Starts scripts/run.sh on a free HTTP port with a throwaway PostgreSQL (own port and data
-# folder), waits for /ready, then checks that ingested CTR rows grow, that the SSE floor stream
+# folder), waits for /ready, then checks that ingested CTR rows grow (delivered by the simulator
+# through the receiver, as Firehose delivers them), that the SSE floor stream
 # delivers a delta, and that the IVR hook answers; then sends SIGINT and checks exit status 0 and
 # that no process of the run is left. Exits non-zero on the first failure.
 set -euo pipefail
@@ -83,7 +84,11 @@ for name in switchboard_ingest_rows_total switchboard_hook_requests_total switch
     switchboard_simulator_hook_calls_total; do
     grep -q "^$name" <<<"$metrics" || fail "/metrics has no $name"
 done
-log "metrics of ingest, hook and simulator present; request id echoed"
+# The simulator delivers through the receiver, as Amazon Data Firehose does: the rows above came
+# Connect-shaped through /v1/firehose, Kafka and the ingest.
+grep -q '^switchboard_receiver_requests_total{route="firehose",stream="contact-records",status="200"}' <<<"$metrics" ||
+    fail "the simulator's CTRs did not come through the receiver"
+log "metrics of ingest, hook, simulator and receiver present (CTRs came through /v1/firehose); request id echoed"
 
 # Like Ctrl-C in a terminal: SIGINT to the whole process group. (A background job of a script
 # starts with SIGINT ignored, so run.sh alone could not trap it; switchboard installs its own handler.)

@@ -6,9 +6,11 @@ import ArgumentParser
 struct SwitchboardBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard-bench",
-        abstract: "Benchmarks and load generators for Switchboard (make bench-ingest, bench-hook, bench-console).",
+        abstract:
+            "Benchmarks and load generators for Switchboard (make bench-ingest, bench-hook, bench-console, bench-receiver).",
         subcommands: [
             BenchIngestCommand.self, BenchHookEvalCommand.self, BenchHookServeCommand.self, BenchConsoleCommand.self,
+            BenchReceiverCommand.self,
             ConsoleDemoCommand.self,
         ]
     )

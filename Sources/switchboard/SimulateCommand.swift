@@ -30,6 +30,18 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "The IVR hook URL (default http://127.0.0.1:<SWITCHBOARD_HTTP_PORT>/v1/hooks/main).")
     var hookURL: String?
 
+    @Option(
+        help:
+            "kafka (produce directly) or firehose (deliver through the receiver as Amazon Data Firehose does; overrides SWITCHBOARD_SIMULATOR_VIA)."
+    )
+    var via: String?
+
+    @Option(
+        help:
+            "The receiver's Firehose base URL for --via firehose (default http://127.0.0.1:<SWITCHBOARD_HTTP_PORT>/v1/firehose)."
+    )
+    var receiverURL: String?
+
     @Option(help: "Kafka bootstrap servers (overrides SWITCHBOARD_KAFKA_BOOTSTRAP).")
     var bootstrap: String?
 
@@ -40,6 +52,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if let speed, speed <= 0 { throw ValidationError("--speed must be positive") }
         if let agents, agents < 0 { throw ValidationError("--agents must not be negative") }
         if let rate, rate <= 0 { throw ValidationError("--rate must be positive") }
+        if let via, SimulatorRoute(rawValue: via) == nil { throw ValidationError("--via must be kafka or firehose") }
     }
 
     func run() async throws {
@@ -59,6 +72,13 @@ struct SimulateCommand: AsyncParsableCommand {
         options.callsPerHour = callsPerHour
         options.rate = rate
         options.duration = duration
+        if let via { options.via = SimulatorRoute(rawValue: via) ?? .kafka }
+        if let receiverURL {
+            guard let url = URL(string: receiverURL) else {
+                throw ValidationError("--receiver-url \(receiverURL) is not a URL")
+            }
+            options.receiverURL = url
+        }
         try await SimulateRole.build(.bootstrap(settings), options: options).run()
     }
 }

@@ -7,8 +7,8 @@ struct Switchboard: AsyncParsableCommand {
         commandName: "switchboard",
         abstract: "The event pipeline of a contact center: ingest, IVR hook, live status, SQL for analysts.",
         subcommands: [
-            DevCommand.self, IngestCommand.self, ServeCommand.self, SimulateCommand.self, MigrateCommand.self,
-            BrokerCommand.self,
+            DevCommand.self, IngestCommand.self, ServeCommand.self, ReceiveCommand.self, SimulateCommand.self,
+            MigrateCommand.self, BrokerCommand.self,
             ImportCommand.self, DeadLetterCommand.self, FlowsCommand.self, CalendarCommand.self,
         ]
     )

@@ -7,11 +7,13 @@ import ServiceLifecycle
 import Storage
 
 /// `switchboard dev`: every role in one process on the embedded defaults: the embedded Kafka
-/// cluster (unless a bootstrap is set), ingest, IVR hook, console and the traffic simulator.
+/// cluster (unless a bootstrap is set), ingest, IVR hook, console, the receiver and the traffic
+/// simulator (delivering through the receiver, as Firehose would, unless
+/// `SWITCHBOARD_SIMULATOR_VIA=kafka`).
 ///
 /// Services, in start order: the embedded cluster, the PostgreSQL client, the producer, the
 /// migrations (once, then the banner), the ingest, the flows reloader, the floor publisher, the
-/// HTTP server, the simulator.
+/// receiver's producer, the HTTP server (with the readiness gauges and the drain), the simulator.
 public enum DevRole {
     /// - Throws: `KafkaError` when the embedded cluster or the producer cannot start, or a
     ///   `DatabaseConfiguration` error for a malformed database URL.
@@ -41,6 +43,7 @@ public enum DevRole {
             logger: Logger(label: "switchboard.ingest"))
         let hook = HookWiring(settings: settings, logger: logger)
         let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
+        let receiver = try ReceiverWiring(settings: settings, bootstrap: bootstrap, open: true, logger: logger)
         let http = context.http(
             readiness: [
                 DatabaseReadinessCheck(client: postgres),
@@ -48,31 +51,38 @@ public enum DevRole {
                 ingest.readinessCheck,
                 hook.readinessCheck,
                 floor.readinessCheck,
-            ],
-            scopes: RoleContext.serveScopes,
-            routes: hook.routeProviders + [floor.routes],
+            ] + (receiver.readinessCheck.map { [$0] } ?? []),
+            scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
+            routes: hook.routeProviders + [floor.routes, receiver.routes],
             drain: ShutdownDrain())
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,
             database: database)
-        services += [
-            .init(service: postgres),
-            .init(service: producer),
-            .init(
-                service: MigrationService(
-                    client: postgres, gate: schema, logger: logger, afterwards: { banner.print() })),
-            .init(service: ingest),
-            .init(service: hook.reloadService),
-            .init(service: floor.publisher),
-        ]
+        services +=
+            [
+                .init(service: postgres),
+                .init(service: producer),
+                .init(
+                    service: MigrationService(
+                        client: postgres, gate: schema, logger: logger, afterwards: { banner.print() })),
+                .init(service: ingest),
+                .init(service: hook.reloadService),
+                .init(service: floor.publisher),
+            ] + receiver.services
         if settings.simulatorEnabled {
             // Simulated time starts now, so the console shows live agents at once; the service
             // waits for /health before it calls the hook, and its end never stops the others.
-            let hookURL = URL(string: "http://\(settings.httpHost):\(settings.httpPort)/v1/hooks/main")!
+            // By default through the receiver, as Amazon Connect's data arrives in production.
+            let base = "http://\(settings.httpHost):\(settings.httpPort)"
+            var options = settings.simulatorOptions(hookURL: URL(string: "\(base)/v1/hooks/main")!)
+            options.via = settings.simulatorVia ?? .firehose
+            options.receiverURL = URL(string: "\(base)/v1/firehose")!
             let simulator = SimulatorService(
-                options: settings.simulatorOptions(hookURL: hookURL), settings: settings, producer: producer,
-                logger: Logger(label: "switchboard.simulator"))
-            services.append(.init(service: simulator, successTerminationBehavior: .ignore))
+                options: options, settings: settings, producer: producer, logger: Logger(label: "switchboard.simulator")
+            )
+            // After the server: a group stops its services in reverse order, so the simulator
+            // stops before the receiver it delivers to.
+            return context.group(services + http + [.init(service: simulator, successTerminationBehavior: .ignore)])
         }
         return context.group(services + http)
     }

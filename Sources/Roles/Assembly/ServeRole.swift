@@ -3,12 +3,14 @@ import Logging
 import Server
 import ServiceLifecycle
 
-/// `switchboard serve`: the stateless HTTP role, the IVR hook and the live console (run any
-/// number of replicas).
+/// `switchboard serve`: the stateless HTTP role, the IVR hook, the live console and the receiver
+/// (run any number of replicas).
 ///
 /// Services, in start order: the metadata producer, the flows reloader, the floor publisher,
-/// the HTTP server, the readiness gauges, the drain. `/ready/hook` needs the flows only (never
-/// Kafka), `/ready/console` Kafka and the floor; on SIGTERM every `/ready` answers 503 for
+/// the receiver's producer (with `SWITCHBOARD_FIREHOSE_ACCESS_KEYS`; without, the receiver
+/// refuses every request), the HTTP server, the readiness gauges, the drain. `/ready/hook` needs
+/// the flows only (never Kafka), `/ready/console` Kafka and the floor, `/ready/receiver` Kafka
+/// with the three topics; on SIGTERM every `/ready` answers 503 for
 /// `SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS` while calls are still answered, then the server closes.
 public enum ServeRole {
     /// - Throws: A `KafkaError` when the Kafka client cannot be created from the settings.
@@ -22,21 +24,23 @@ public enum ServeRole {
         let hook = HookWiring(settings: settings, logger: logger)
         let floor = FloorWiring(
             settings: settings, bootstrap: settings.kafkaBootstrap, metadata: { try await producer.metadata() })
+        let receiver = try ReceiverWiring(
+            settings: settings, bootstrap: settings.kafkaBootstrap, open: false, logger: logger)
         let http = context.http(
             readiness: [
                 KafkaReadinessCheck(
                     producer: producer, topics: [settings.agentEventsTopic, settings.contactEventsTopic]),
                 hook.readinessCheck,
                 floor.readinessCheck,
-            ],
-            scopes: RoleContext.serveScopes,
-            routes: hook.routeProviders + [floor.routes],
+            ] + (receiver.readinessCheck.map { [$0] } ?? []),
+            scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
+            routes: hook.routeProviders + [floor.routes, receiver.routes],
             drain: ShutdownDrain())
         return context.group(
             [
                 .init(service: producer),
                 .init(service: hook.reloadService),
                 .init(service: floor.publisher),
-            ] + http)
+            ] + receiver.services + http)
     }
 }

@@ -27,7 +27,10 @@ struct KafkaIngestSource: IngestSource, KafkaAssignmentHandler {
             .increment()
         }
         return batch.records.map {
-            SourceRecord(topic: $0.topic, partition: $0.partition, offset: $0.offset, key: $0.key, value: $0.value)
+            SourceRecord(
+                topic: $0.topic, partition: $0.partition, offset: $0.offset, key: $0.key, value: $0.value,
+                rejection: ReceiverKafkaHeaders.value(ReceiverKafkaHeaders.rejection, of: $0),
+                origin: ReceiverKafkaHeaders.value(ReceiverKafkaHeaders.origin, of: $0))
         }
     }
 

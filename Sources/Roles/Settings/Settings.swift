@@ -46,6 +46,25 @@ public struct Settings: Sendable {
     /// server's clock (default 300).
     public var hookReplayWindowSeconds: Int
 
+    /// `SWITCHBOARD_FIREHOSE_ACCESS_KEYS`: comma-separated access keys the receiver accepts
+    /// (`X-Amz-Firehose-Access-Key`; for EventBridge API destinations the API key or Basic
+    /// password), several during a rotation. Empty: `dev` accepts every request (with a warning),
+    /// `serve` refuses every receiver request, `receive` refuses to start.
+    public var firehoseAccessKeys: [String]
+    /// `SWITCHBOARD_RECEIVER_MAX_BODY_BYTES`: the largest receiver request body (default 128 MiB;
+    /// Firehose sends at most 64 MiB of records before base64, ~85.4 MiB encoded).
+    public var receiverMaxBodyBytes: Int
+    /// `SWITCHBOARD_RECEIVER_CONCURRENT_REQUESTS`: requests the receiver reads at once; more are
+    /// answered 429 (default 8).
+    public var receiverConcurrentRequests: Int
+    /// `SWITCHBOARD_RECEIVER_WINDOW_BYTES`: bytes of records a request hands to Kafka before it
+    /// waits for their acknowledgement (default 4 MiB).
+    public var receiverWindowBytes: Int
+    /// `SWITCHBOARD_RECEIVER_PRODUCE_TIMEOUT_MS`: how long the receiver's producer tries to
+    /// deliver a record before the request fails with 503 (librdkafka's `message.timeout.ms`;
+    /// default 30000, well within Firehose's 3-minute request timeout).
+    public var receiverProduceTimeoutMilliseconds: Int
+
     /// `SWITCHBOARD_CONSOLE_TOKENS`: comma-separated tokens that may read the floor streams
     /// (`Authorization: Bearer` or `?token=`); empty leaves them open, for development only.
     public var consoleTokens: [String]
@@ -87,6 +106,9 @@ public struct Settings: Sendable {
     public var simulatorAgents: Int
     /// `SWITCHBOARD_SIMULATOR_SEED`: the simulator's seed; equal seeds give equal traffic (default 1).
     public var simulatorSeed: UInt64
+    /// `SWITCHBOARD_SIMULATOR_VIA`: `kafka` (produce directly) or `firehose` (deliver through the
+    /// receiver, as Amazon Data Firehose would); unset, `dev` uses `firehose` and `simulate` `kafka`.
+    public var simulatorVia: SimulatorRoute?
     /// `SWITCHBOARD_SIMULATOR_HTTP_PORT`: where `switchboard simulate` serves `/health`, `/ready`
     /// and `/metrics` (default 8082; under `dev` the simulator's metrics are on the main port).
     public var simulatorHTTPPort: Int
@@ -135,6 +157,14 @@ public struct Settings: Sendable {
             string("SWITCHBOARD_HOOK_HMAC_SECRET", ""), string("SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", ""),
         ].filter { !$0.isEmpty }
         hookReplayWindowSeconds = try integer("SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS", 300, range: 1...86_400)
+        firehoseAccessKeys = string("SWITCHBOARD_FIREHOSE_ACCESS_KEYS", "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        receiverMaxBodyBytes = try integer(
+            "SWITCHBOARD_RECEIVER_MAX_BODY_BYTES", 128 << 20, range: (1 << 20)...(1 << 30))
+        receiverConcurrentRequests = try integer("SWITCHBOARD_RECEIVER_CONCURRENT_REQUESTS", 8, range: 1...1_024)
+        receiverWindowBytes = try integer("SWITCHBOARD_RECEIVER_WINDOW_BYTES", 4 << 20, range: (64 << 10)...(256 << 20))
+        receiverProduceTimeoutMilliseconds = try integer(
+            "SWITCHBOARD_RECEIVER_PRODUCE_TIMEOUT_MS", 30_000, range: 1_000...170_000)
         consoleTokens = string("SWITCHBOARD_CONSOLE_TOKENS", "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         floorRebuildMinutes = try integer("SWITCHBOARD_FLOOR_REBUILD_MINUTES", 120, range: 1...10_080)
@@ -177,13 +207,25 @@ public struct Settings: Sendable {
         }
         simulatorSeed = parsedSeed
         simulatorHTTPPort = try integer("SWITCHBOARD_SIMULATOR_HTTP_PORT", 8082, range: 0...65535)
+        let via = string("SWITCHBOARD_SIMULATOR_VIA", "").lowercased()
+        if via.isEmpty {
+            simulatorVia = nil
+        } else if let route = SimulatorRoute(rawValue: via) {
+            simulatorVia = route
+        } else {
+            throw SettingsError(key: "SWITCHBOARD_SIMULATOR_VIA", value: via, expected: "kafka or firehose")
+        }
     }
 
-    /// The simulator's options from these settings: starting now, at the configured speed.
+    /// The simulator's options from these settings: starting now, at the configured speed; the
+    /// receiver (for `SWITCHBOARD_SIMULATOR_VIA=firehose`) on the hook's host and port.
     public func simulatorOptions(hookURL: URL) -> SimulatorOptions {
         SimulatorOptions(
             seed: simulatorSeed, speed: Double(simulatorSpeed), agents: simulatorAgents, callsPerHour: 6,
-            rate: nil, duration: nil, hookURL: hookURL, hookToken: hookTokens.first, start: Date())
+            rate: nil, duration: nil, hookURL: hookURL, hookToken: hookTokens.first, start: Date(),
+            via: simulatorVia ?? .kafka,
+            receiverURL: URL(string: "/v1/firehose", relativeTo: hookURL)?.absoluteURL,
+            receiverAccessKey: firehoseAccessKeys.first)
     }
 
     /// The ingested topics.

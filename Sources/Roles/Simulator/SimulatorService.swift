@@ -29,12 +29,22 @@ public struct SimulatorOptions: Sendable {
     public var hookToken: String?
     /// The simulated instant to start at.
     public var start: Date
+    /// How messages reach Kafka: directly, or through the receiver as Firehose delivers them.
+    public var via: SimulatorRoute
+    /// The receiver's Firehose base URL (`…/v1/firehose`), for ``via`` `firehose`.
+    public var receiverURL: URL?
+    /// The receiver's access key, if it needs one.
+    public var receiverAccessKey: String?
 
     /// - Parameters: see the properties.
     public init(
         seed: UInt64, speed: Double, agents: Int, callsPerHour: Double, rate: Double?, duration: Double?,
-        hookURL: URL, hookToken: String?, start: Date
+        hookURL: URL, hookToken: String?, start: Date, via: SimulatorRoute = .kafka, receiverURL: URL? = nil,
+        receiverAccessKey: String? = nil
     ) {
+        self.via = via
+        self.receiverURL = receiverURL
+        self.receiverAccessKey = receiverAccessKey
         self.seed = seed
         self.speed = speed
         self.agents = agents
@@ -47,7 +57,8 @@ public struct SimulatorOptions: Sendable {
     }
 }
 
-/// Runs the ``TrafficSimulation`` in (scaled) real time and produces its messages to Kafka.
+/// Runs the ``TrafficSimulation`` in (scaled) real time and produces its messages to Kafka,
+/// directly or through the receiver (``SimulatorOptions/via``).
 ///
 /// Waits until the HTTP server at the hook's address answers `/health`, loads the stores of
 /// `flows/`, then advances simulated time by `speed` × the wall-clock time elapsed, five times a
@@ -92,8 +103,16 @@ struct SimulatorService: Service {
         let environment = HookEnvironment(
             hookURL: options.hookURL, token: options.hookToken, flows: flows, logger: logger, metrics: metrics)
         var simulation = TrafficSimulation(configuration: configuration)
+        let sink: any SimulatorSink
+        switch (options.via, options.receiverURL) {
+        case (.firehose, let url?):
+            sink = FirehoseSimulatorSink(
+                client: FirehoseClient(baseURL: url, accessKey: options.receiverAccessKey), logger: logger)
+        default:
+            sink = KafkaSimulatorSink(producer: producer, settings: settings)
+        }
         logger.info(
-            "simulating \(stores.count) stores, \(options.agents) agents at \(options.speed)x from \(configuration.start)"
+            "simulating \(stores.count) stores, \(options.agents) agents at \(options.speed)x from \(configuration.start), via \(options.via.rawValue)"
         )
         let clock = ContinuousClock()
         let began = clock.now
@@ -103,11 +122,9 @@ struct SimulatorService: Service {
             let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let target = configuration.start.adding(milliseconds: Int64(wall * options.speed * 1_000))
             let before = simulation.counters
-            for message in await simulation.advance(to: target, environment: environment) {
-                try await producer.enqueue(
-                    topic: topic(message.kind), key: Array(message.key.utf8), value: Array(message.value))
-                metrics.produced(message.kind)
-            }
+            let messages = await simulation.advance(to: target, environment: environment)
+            try await sink.deliver(messages)
+            for message in messages { metrics.produced(message.kind) }
             metrics.advanced(from: before, to: simulation.counters, at: target)
             if reported.duration(to: clock.now) > .seconds(60) {
                 reported = clock.now
@@ -117,14 +134,6 @@ struct SimulatorService: Service {
             try await Task.sleep(for: .milliseconds(200))
         }
         logger.info("simulator finished: \(simulation.counters)")
-    }
-
-    private func topic(_ kind: SimulatedMessage.Kind) -> String {
-        switch kind {
-        case .contactRecord: return settings.contactRecordsTopic
-        case .agentEvent: return settings.agentEventsTopic
-        case .contactEvent: return settings.contactEventsTopic
-        }
     }
 
     /// Polls `/health` next to the hook until it answers 200.

@@ -66,7 +66,8 @@ public struct DeadLetter: Sendable, Hashable {
 
 /// Why a record was refused.
 public struct DeadLetterReason: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A short kind, used as the metrics dimension: `tombstone`, `too_large`, `invalid`, `unknown_topic`.
+    /// A short kind, used as the metrics dimension: `tombstone`, `too_large`, `invalid`,
+    /// `unknown_topic`, `rejected` (marked undecodable by the producer, see ``SourceRecord/rejection``).
     public var kind: String
     /// The precise message (field path and reason for validation errors).
     public var message: String

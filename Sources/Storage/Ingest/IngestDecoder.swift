@@ -65,8 +65,19 @@ public struct IngestDecoder: Sendable {
     /// unique per file and position, and replays know to decode them as CTRs).
     public static let importTopicPrefix = "import:"
 
-    /// Decodes a single record (also used to re-validate dead letters on replay).
+    /// Decodes a single record (also used to re-validate dead letters on replay). A failure's
+    /// message names the record's ``SourceRecord/origin`` when it has one.
     public func decodeOne(_ record: SourceRecord) -> Result<DecodedRecord, DeadLetterReason> {
+        let decoded = decodeValue(record)
+        guard case .failure(var reason) = decoded, let origin = record.origin else { return decoded }
+        reason.message += " (from \(origin))"
+        return .failure(reason)
+    }
+
+    private func decodeValue(_ record: SourceRecord) -> Result<DecodedRecord, DeadLetterReason> {
+        if let rejection = record.rejection {
+            return .failure(DeadLetterReason(kind: "rejected", message: rejection))
+        }
         guard let value = record.value else {
             return .failure(DeadLetterReason(kind: "tombstone", message: "null value (tombstone): nothing to ingest"))
         }

@@ -13,14 +13,26 @@ public struct SourceRecord: Sendable, Hashable {
     public var key: [UInt8]?
     /// The record's value; `nil` for a tombstone.
     public var value: [UInt8]?
+    /// Why the component that put the record on Kafka already found it impossible to ingest (the
+    /// receiver marks a Firehose payload it could not decode, e.g. invalid base64), or `nil`.
+    /// Such a record goes to the dead-letter table with this reason, whatever it holds.
+    public var rejection: String?
+    /// Where the record entered the pipeline, when its producer said so (the receiver's
+    /// `firehose <request id> record <n>`); named in its dead-letter reason.
+    public var origin: String?
 
     /// Creates a source record.
-    public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?) {
+    public init(
+        topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?, rejection: String? = nil,
+        origin: String? = nil
+    ) {
         self.topic = topic
         self.partition = partition
         self.offset = offset
         self.key = key
         self.value = value
+        self.rejection = rejection
+        self.origin = origin
     }
 
     /// The record's topic and partition.

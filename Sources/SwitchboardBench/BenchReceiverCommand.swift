@@ -1,0 +1,186 @@
+import ArgumentParser
+import ContactCenter
+import Foundation
+import Kafka
+import Logging
+import Roles
+import SwitchboardTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `switchboard-bench bench-receiver` (`make bench-receiver`): CTRs per second through a
+/// `switchboard receive` process into the embedded Kafka cluster, in Firehose requests of 500
+/// CTRs, plain and gzip, next to `kcat -P` producing the same records (same keys, idempotent,
+/// `acks=all`) into the same cluster in the same run.
+struct BenchReceiverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-receiver",
+        abstract: "Benchmark the Firehose receiver against kcat -P (prints RESULT ...)."
+    )
+
+    @Option(help: "CTRs per run (sent as requests of --batch CTRs).")
+    var records = 60_000
+
+    @Option(help: "CTRs per Firehose request.")
+    var batch = 500
+
+    @Option(help: "Requests in flight at once (Firehose delivers in parallel).")
+    var concurrency = 4
+
+    @Option(help: "Partitions of the CTR topic.")
+    var partitions = 64
+
+    @Option(help: "The kcat binary.")
+    var kcat = "/usr/bin/kcat"
+
+    func run() async throws {
+        let settings = try Settings()
+        LoggingSetup.bootstrap(settings)
+        var logger = Logger(label: "bench")
+        logger.logLevel = .warning
+
+        // 1. Distinct request bodies, reused round robin (untimed).
+        let distinctRequests = 20
+        var generator = TrafficFixtures(seed: 42, profile: .benchmark)
+        var bodies: [[Data]] = []
+        var keyed: [(key: String, value: Data)] = []
+        var bytes = 0
+        for request in 0..<distinctRequests {
+            var records: [Data] = []
+            for index in 0..<batch {
+                let record = generator.contactRecord(index: request * batch + index)
+                let value = record.jsonData()
+                bytes += value.count
+                records.append(value)
+                keyed.append((record.contactId, value))
+            }
+            bodies.append(records)
+        }
+        let average = bytes / (distinctRequests * batch)
+        let requestCount = max(1, records / batch)
+        let total = requestCount * batch
+        print("\(total) CTRs per run in \(requestCount) requests of \(batch), \(average) bytes each on average")
+
+        // 2. The embedded cluster, and the receiver as its own process.
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
+        for topic in settings.topics { try cluster.createTopic(topic, partitions: partitions) }
+        let port = ProcessSpawn.freeLoopbackPort()
+        let key = "bench-access-key"
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWITCHBOARD_FIREHOSE_ACCESS_KEYS"] = key
+        environment["SWITCHBOARD_LOG_LEVEL"] = "warning"
+        environment["SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS"] = "0"
+        let receiver = try ProcessSpawn.start(
+            [
+                BenchBinaries.switchboard, "receive", "--bootstrap", cluster.bootstrapServers, "--http-port",
+                String(port),
+            ],
+            environment: environment)
+        defer {
+            kill(receiver, SIGTERM)
+            _ = ProcessSpawn.wait(receiver)
+        }
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        guard await eventually(within: .seconds(60), { await httpStatus(base.appendingPathComponent("ready")) == 200 })
+        else { throw ValidationError("the receiver did not become ready") }
+
+        // 3. Requests of 500 CTRs, plain then gzip; one warm-up pass each is not timed.
+        var rates: [String: Double] = [:]
+        for gzip in [false, true] {
+            let client = FirehoseClient(
+                baseURL: base.appendingPathComponent("v1/firehose"), accessKey: key, gzip: gzip, timeout: 180)
+            var requests: [URLRequest] = []
+            for (number, records) in bodies.enumerated() {
+                let id = "bench-\(gzip)-\(number)"
+                requests.append(
+                    try client.request(
+                        stream: .contactRecords, requestId: id,
+                        body: FirehoseClient.body(requestId: id, records: records)
+                    ))
+            }
+            let wire = requests.reduce(0) { $0 + ($1.httpBody?.count ?? 0) } / requests.count
+            _ = try await send(Array(requests.prefix(concurrency * 2)), count: concurrency * 2)
+            let seconds = try await send(requests, count: requestCount)
+            let rate = Double(total) / seconds
+            rates[gzip ? "gzip" : "plain"] = rate
+            print(
+                String(
+                    format: "receiver %@: %d CTRs in %.2f s = %.0f CTRs/s (%.1f MB/s of CTRs, %d bytes per request)",
+                    gzip ? "gzip " : "plain", total, seconds, rate, rate * Double(average) / 1_048_576, wire))
+        }
+        let rss = ProcessSpawn.peakRSSMegabytes(of: receiver)
+
+        // 4. The reference: kcat -P of the same records, the same number of times, same keys.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-kcat.txt")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw ValidationError("cannot create \(file.path)")
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        var written = 0
+        while written < total {
+            var chunk = Data()
+            for (contactId, value) in keyed where written < total {
+                chunk.append(Data(contactId.utf8))
+                chunk.append(0x09)
+                chunk.append(value)
+                chunk.append(0x0A)
+                written += 1
+            }
+            try handle.write(contentsOf: chunk)
+        }
+        try handle.close()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let kcatStart = ContinuousClock.now
+        let status = ProcessSpawn.wait(
+            try ProcessSpawn.start(
+                [
+                    kcat, "-P", "-b", cluster.bootstrapServers, "-t", settings.contactRecordsTopic, "-K", "\t",
+                    "-X", "enable.idempotence=true", "-X", "acks=all", "-X", "linger.ms=5", "-l", file.path,
+                ], environment: ProcessInfo.processInfo.environment))
+        let kcatSeconds = (ContinuousClock.now - kcatStart).inSeconds
+        guard status == 0 else { throw ValidationError("kcat exited with \(status)") }
+        let kcatRate = Double(total) / kcatSeconds
+        print(String(format: "kcat -P: %d CTRs in %.2f s = %.0f CTRs/s", total, kcatSeconds, kcatRate))
+
+        let receiverRate = min(rates["plain"] ?? 0, rates["gzip"] ?? 0)
+        let ratio = receiverRate / kcatRate
+        print(
+            String(
+                format: """
+                    receiver peak RSS %.0f MB; ratio (slower of plain and gzip) / kcat = %.2f
+                    RESULT receiver_rps=%.0f kcat_rps=%.0f ratio=%.2f rss_mb=%.0f
+                    """, rss, ratio, receiverRate, kcatRate, ratio, rss))
+    }
+
+    /// Sends `count` requests, round robin over `requests`, `concurrency` at a time; every answer
+    /// must be a delivery. Returns the seconds taken.
+    private func send(_ requests: [URLRequest], count: Int) async throws -> Double {
+        let session = URLSession(configuration: .ephemeral)
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func add() {
+                let request = requests[next % requests.count]
+                next += 1
+                group.addTask {
+                    let (data, response) = try await session.data(for: request)
+                    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                    guard status == 200 else {
+                        throw ValidationError(
+                            "the receiver answered \(status): \(String(decoding: data, as: UTF8.self))")
+                    }
+                }
+            }
+            for _ in 0..<min(concurrency, count) { add() }
+            while try await group.next() != nil {
+                if next < count { add() }
+            }
+        }
+        return (ContinuousClock.now - start).inSeconds
+    }
+}
