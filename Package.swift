@@ -138,7 +138,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Seeded fixtures, process spawning, database bootstrap and metric oracles shared by the
+        // Seeded fixtures, process spawning and the database bootstrap shared by the
         // tests and the benchmarks (never linked into the product).
         .target(
             name: "SwitchboardTesting",
