@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "RolesTests",
             dependencies: [
-                "Roles", "Server", "Kafka", "Storage", "ContactCenter", "SwitchboardTesting",
+                "Roles", "Server", "Kafka", "Storage", "ContactCenter", "OperatingHours", "SwitchboardTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -4,7 +4,7 @@ import Primitives
 import ServiceLifecycle
 import Storage
 
-/// Applies the schema's migrations and the analyst calendar once at start, retrying with bounded
+/// Applies the schema's migrations and the analysts' data (``AnalystSetup``) once at start, retrying with bounded
 /// backoff while the database is unreachable, then opens ``gate`` and stays until shutdown.
 ///
 /// The one place a long-running role migrates (migrations are idempotent and safe when several
@@ -13,13 +13,16 @@ public struct MigrationService: Service {
     let client: PostgresClient
     let logger: Logger
     let gate: StartupGate
+    let analysts: AnalystSetup
     let afterwards: @Sendable () -> Void
 
     public init(
-        client: PostgresClient, gate: StartupGate, logger: Logger, afterwards: @escaping @Sendable () -> Void = {}
+        client: PostgresClient, gate: StartupGate, analysts: AnalystSetup, logger: Logger,
+        afterwards: @escaping @Sendable () -> Void = {}
     ) {
         self.client = client
         self.gate = gate
+        self.analysts = analysts
         self.logger = logger
         self.afterwards = afterwards
     }
@@ -28,7 +31,7 @@ public struct MigrationService: Service {
         var backoff = Backoff(initial: .milliseconds(200), maximum: .seconds(5))
         while true {
             do {
-                try await Self.migrate(client: client, logger: logger)
+                try await Self.migrate(client: client, analysts: analysts, logger: logger)
                 break
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { return }
@@ -42,13 +45,13 @@ public struct MigrationService: Service {
         try? await gracefulShutdown()
     }
 
-    /// The schema's migrations, then the analyst calendar.
+    /// The schema's migrations, then the analysts' allow-list, calendar and business days.
     ///
     /// - Returns: The versions applied now (empty when the schema was current).
     @discardableResult
-    public static func migrate(client: PostgresClient, logger: Logger) async throws -> [Int] {
+    public static func migrate(client: PostgresClient, analysts: AnalystSetup, logger: Logger) async throws -> [Int] {
         let applied = try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
-        try await AnalystCalendar.sync(client: client, logger: logger)
+        try await analysts.apply(client: client, logger: logger)
         return applied
     }
 }
