@@ -4,8 +4,9 @@ import Primitives
 import ServiceLifecycle
 import Storage
 
-/// Applies the schema's migrations and the analysts' data (``AnalystSetup``) once at start, retrying with bounded
-/// backoff while the database is unreachable, then opens ``gate`` and stays until shutdown.
+/// Applies the schema's migrations once at start, retrying with bounded backoff while the
+/// database is unreachable, then opens ``gate``, writes the analysts' data (``AnalystSetup``, also
+/// retried) and stays until shutdown.
 ///
 /// The one place a long-running role migrates (migrations are idempotent and safe when several
 /// processes start at once). `afterwards` runs once they are applied (e.g. `dev`'s banner).
@@ -28,21 +29,35 @@ public struct MigrationService: Service {
     }
 
     public func run() async throws {
+        // The schema first: it opens the gate, so the ingest never waits for the analysts' data.
+        guard
+            await retrying(
+                "migrations",
+                { try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations) })
+        else { return }
+        gate.open()
+        guard
+            await retrying(
+                "analyst calendar and business days", { try await analysts.apply(client: client, logger: logger) })
+        else { return }
+        afterwards()
+        try? await gracefulShutdown()
+    }
+
+    /// Runs `step` until it succeeds, with bounded backoff; `false` when shutdown came first.
+    private func retrying(_ name: String, _ step: () async throws -> Void) async -> Bool {
         var backoff = Backoff(initial: .milliseconds(200), maximum: .seconds(5))
         while true {
             do {
-                try await Self.migrate(client: client, analysts: analysts, logger: logger)
-                break
+                try await step()
+                return true
             } catch {
-                if Task.isCancelled || Task.isShuttingDownGracefully { return }
+                if Task.isCancelled || Task.isShuttingDownGracefully { return false }
                 let delay = backoff.next()
-                logger.warning("migrations failed, retrying in \(delay): \(error)")
+                logger.warning("\(name) failed, retrying in \(delay): \(error)")
                 try? await Task.sleep(for: delay)
             }
         }
-        gate.open()
-        afterwards()
-        try? await gracefulShutdown()
     }
 
     /// The schema's migrations, then the analysts' allow-list, calendar and business days.
