@@ -181,7 +181,12 @@ extension WorkerProcessSuites {
                 try await producer.flush()
             }
             #expect(await eventually(within: .seconds(60)) { await worker.status(of: "/ready") == 200 })
-            try await Task.sleep(for: .seconds(3))
+            // Readiness does not wait for the group join: wait until rows arrive, so the outage
+            // hits a worker that is consuming (and has batches to retry).
+            let consuming =
+                "psql -h 127.0.0.1 -p \(port) -U postgres -d outage -tAc 'SELECT count(*) > 0 FROM contact_record' | grep -q t"
+            #expect(await eventually(within: .seconds(60)) { (try? await ProcessSpawn.shell(consuming)) == 0 })
+            try await Task.sleep(for: .seconds(1))
             #expect(try await ProcessSpawn.shell(stop) == 0)
             let wentUnready = await eventually(within: .seconds(8)) { await worker.status(of: "/ready") == 503 }
             #expect(wentUnready, "readiness reports the database outage")
