@@ -143,7 +143,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Seeded fixtures, process spawning, database bootstrap and metric oracles shared by the
+        // Seeded fixtures, process spawning and the database bootstrap shared by the
         // tests and the benchmarks (never linked into the product).
         .target(
             name: "SwitchboardTesting",
@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "RolesTests",
             dependencies: [
-                "Roles", "Server", "Kafka", "Storage", "ContactCenter", "SwitchboardTesting",
+                "Roles", "Server", "Kafka", "Storage", "ContactCenter", "OperatingHours", "SwitchboardTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -23,8 +23,8 @@ public struct CalendarDay: Sendable, Hashable {
 
 /// Writes the holiday calendar the analyst views use for day types (`day_type(date)`).
 ///
-/// The calendar is computed in Swift (OperatingHours, by law) and written here for a range of
-/// years, so SQL and the IVR hook agree on what a holiday is.
+/// The calendar is computed in Swift (OperatingHours, by law, with the `flows/` adjustments) and
+/// written here for its whole range, so SQL and the IVR hook agree on what a holiday is.
 public struct CalendarStore: Sendable {
     private let client: PostgresClient
     private let logger: Logger
@@ -50,6 +50,8 @@ public struct CalendarStore: Sendable {
         let first = "\(years.lowerBound)-01-01"
         let last = "\(years.upperBound)-12-31"
         try await client.withTransaction(logger: logger) { connection in
+            // Every role migrates at start: concurrent rewrites queue up instead of colliding.
+            try await connection.query("LOCK TABLE calendar_day IN SHARE ROW EXCLUSIVE MODE", logger: logger)
             try await connection.query(
                 "DELETE FROM calendar_day WHERE day BETWEEN \(first)::date AND \(last)::date",
                 logger: logger

@@ -1,7 +1,9 @@
 /// The versioned migrations of Switchboard's schema, applied by `switchboard migrate` and at start-up.
 public enum SwitchboardSchema {
     /// Every migration, in order.
-    public static let migrations: [Migration] = [offsets, ingestTables, analystViews]
+    public static let migrations: [Migration] = [
+        offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics,
+    ]
 
     static let offsets =
         Migration(

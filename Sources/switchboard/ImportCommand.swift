@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Roles
 
 /// `switchboard import FILE...`: loads CTR files exported by Amazon Connect (Firehose to S3)
@@ -27,8 +28,9 @@ struct ImportCommand: AsyncParsableCommand {
         let settings = try Settings()
         LoggingSetup.bootstrap(settings)
         let files = self.files
-        let outcome = try await OneShotDatabase.run(settings) { client, logger in
-            try await CTRImport(settings: settings, batchSize: batchSize).run(
+        let analysts = AnalystSetup(settings: settings, logger: Logger(label: "switchboard"))
+        let outcome = try await OneShotDatabase.run(settings, analysts: analysts) { client, logger in
+            try await CTRImport(settings: settings, batchSize: batchSize, flows: analysts.flows()).run(
                 files: files, client: client, logger: logger)
         }
         let summary = outcome.summary

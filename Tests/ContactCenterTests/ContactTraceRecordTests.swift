@@ -79,7 +79,9 @@ struct ContactTraceRecordTests {
         #expect(
             record.queue?.enqueueTimestamp?.millisecondsSince1970
                 == UTCTimestamp(iso8601: "2026-11-20T09:00:00.500Z")?.millisecondsSince1970)
-        #expect(record.isAbandoned)
+        // Queued and never answered, but without DisconnectReason nobody knows the customer hung
+        // up: not an abandon by Connect's definition.
+        #expect(!record.isAbandoned)
         #expect(!record.isAnswered)
         #expect(record.handleTimeSeconds == nil)
     }

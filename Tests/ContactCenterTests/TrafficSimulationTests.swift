@@ -69,18 +69,62 @@ struct TrafficSimulationTests {
         #expect(counters.answered > 0)
         #expect(counters.closedInFlow > 0)
         let firstCopies = Set(records.map(\.contactId))
-        #expect(firstCopies.count == counters.arrivals)
-        #expect(records.filter(\.isAbandoned).count >= counters.abandoned)
+        #expect(firstCopies.count == counters.arrivals + Self.continuations(counters))
+        #expect(Set(records.filter(\.isAbandoned).map(\.contactId)).count == counters.abandoned)
+    }
+
+    /// Contacts that continue a call: callbacks, queue transfers, agent transfers.
+    static func continuations(_ counters: SimulationCounters) -> Int {
+        counters.callbacks + counters.queueTransfers + counters.transfers
+    }
+
+    @Test("chains look like Connect's: InitialContactId null on first contacts, next and previous linked")
+    func chains() async throws {
+        let (messages, counters) = await Self.run()
+        var latest: [String: ContactTraceRecord] = [:]
+        for message in messages where message.kind == .contactRecord {
+            let record = try ContactTraceRecord(jsonData: message.value)
+            if let kept = latest[record.contactId], kept.lastUpdateTimestamp > record.lastUpdateTimestamp { continue }
+            latest[record.contactId] = record
+        }
+        #expect(counters.callbacks > 0 && counters.queueTransfers > 0 && counters.transfers > 0)
+        #expect(counters.externalTransfers > 0)
+        var methods: [String: Int] = [:]
+        for record in latest.values {
+            methods[record.initiationMethod ?? "", default: 0] += 1
+            if record.initiationMethod == "INBOUND" {
+                #expect(record.initialContactId == nil && record.previousContactId == nil)
+            } else {
+                let previous = try #require(latest[record.previousContactId ?? ""], "\(record.contactId)'s previous")
+                #expect(previous.nextContactId == record.contactId)
+                #expect(record.initialContactId == (previous.initialContactId ?? previous.contactId))
+                #expect(record.queue?.enqueueTimestamp != nil)
+            }
+            if let next = record.nextContactId {
+                #expect(latest[next]?.previousContactId == record.contactId)
+                #expect(!record.isAbandoned)
+            }
+            if record.transferCompletedTimestamp != nil {
+                #expect(record.isAnswered && record.transferredToEndpoint?.address != nil)
+            }
+        }
+        #expect(methods["INBOUND"] == counters.arrivals)
+        #expect(methods["CALLBACK"] == counters.callbacks)
+        #expect(methods["QUEUE_TRANSFER"] == counters.queueTransfers)
+        #expect(methods["TRANSFER"] == counters.transfers)
+        #expect(latest.values.filter { $0.transferCompletedTimestamp != nil }.count == counters.externalTransfers)
     }
 
     @Test func totalsMatchTheConfiguredVolume() async throws {
         let (messages, counters) = await Self.run()
         let expected = Self.callsPerHour * Self.arrivalHours * Double(Self.stores.count)
         #expect(abs(Double(counters.arrivals) - expected) < expected * 0.2)
-        #expect(counters.closedInFlow + counters.queued == counters.arrivals)
-        #expect(counters.answered + counters.abandoned == counters.queued)
+        let continuations = Self.continuations(counters)
+        #expect(counters.closedInFlow + counters.queued == counters.arrivals + continuations)
+        #expect(
+            counters.answered + counters.abandoned + counters.callbacks + counters.queueTransfers == counters.queued)
         let records = messages.filter { $0.kind == .contactRecord }
-        #expect(records.count == counters.arrivals + counters.updates + counters.duplicates)
+        #expect(records.count == counters.arrivals + continuations + counters.updates + counters.duplicates)
         #expect(counters.updates > 0)
         #expect(counters.duplicates > 0)
         // Closed stores get a quarter of the calls.

@@ -24,7 +24,7 @@ extension ContactTraceRecord {
         writer.member("AWSContactTraceRecordFormatVersion", Self.formatVersion)
         writer.key("Agent")
         if let agent { agent.write(to: &writer) } else { writer.null() }
-        writer.member("AgentConnectionAttempts", agent == nil ? 0 : 1)
+        writer.member("AgentConnectionAttempts", agentConnectionAttempts ?? (agent == nil ? 0 : 1))
         writer.nullMember("AnsweringMachineDetectionStatus")
         writer.key("Attributes")
         writer.stringMap(attributes)
@@ -92,8 +92,9 @@ extension ContactTraceRecord {
         writer.beginObject()
         writer.member("aws:connect:instanceId", arn.instanceId)
         writer.endObject()
-        writer.nullMember("TransferCompletedTimestamp")
-        writer.nullMember("TransferredToEndpoint")
+        writer.member("TransferCompletedTimestamp", transferCompletedTimestamp)
+        writer.key("TransferredToEndpoint")
+        if let transferredToEndpoint { transferredToEndpoint.write(to: &writer) } else { writer.null() }
         writer.nullMember("VoiceIdResult")
         writer.endObject()
         return writer.data
@@ -137,12 +138,33 @@ extension ContactTraceRecord.Agent {
         writer.member("PlatformName", "Chrome")
         writer.member("PlatformVersion", "131.0")
         writer.endObject()
-        writer.nullMember("HierarchyGroups")
+        writer.key("HierarchyGroups")
+        if let hierarchyGroups { hierarchyGroups.write(to: &writer, nameKey: "GroupName") } else { writer.null() }
         writer.member("LongestHoldDuration", longestHoldDuration)
         writer.member("NumberOfHolds", numberOfHolds)
         writer.key("RoutingProfile")
         if let routingProfile { routingProfile.write(to: &writer) } else { writer.null() }
         writer.member("Username", username)
+        writer.endObject()
+    }
+}
+
+extension AgentHierarchyGroups {
+    /// Writes `{Level1 … Level5}`, each level `{ARN, <nameKey>}` (`GroupName` in contact records);
+    /// absent levels are `null`.
+    func write(to writer: inout JSONWriter, nameKey: String) {
+        writer.beginObject()
+        for (index, level) in levels.enumerated() {
+            writer.key("Level\(index + 1)")
+            if let level {
+                writer.beginObject()
+                writer.member("ARN", level.arn)
+                writer.member(nameKey, level.name)
+                writer.endObject()
+            } else {
+                writer.null()
+            }
+        }
         writer.endObject()
     }
 }

@@ -126,9 +126,15 @@ public struct ContactTraceRecord: Sendable, Hashable {
     /// (`Agent.ConnectedToAgentTimestamp` is set).
     public var isAnswered: Bool { agent?.connectedToAgentTimestamp != nil }
 
-    /// Whether the contact was abandoned: it has a `Queue` with an `EnqueueTimestamp` and no
-    /// `Agent.ConnectedToAgentTimestamp`.
-    public var isAbandoned: Bool { queue?.enqueueTimestamp != nil && !isAnswered }
+    /// Whether the contact was abandoned, by Amazon Connect's definition: the customer
+    /// disconnected while in queue. It has a `Queue` with an `EnqueueTimestamp`, no
+    /// `Agent.ConnectedToAgentTimestamp`, was not moved on (no `NextContactId`: a callback, queue
+    /// transfer or transfer; no `TransferCompletedTimestamp`), and its `DisconnectReason` is
+    /// `CUSTOMER_DISCONNECT`. The analyst views (`contact_outcome.abandoned`) apply the same rule.
+    public var isAbandoned: Bool {
+        queue?.enqueueTimestamp != nil && !isAnswered && nextContactId == nil && transferCompletedTimestamp == nil
+            && disconnectReason == "CUSTOMER_DISCONNECT"
+    }
 
     /// Seconds the contact waited in queue: `Queue.Duration`, or when absent the time from
     /// `EnqueueTimestamp` to `DequeueTimestamp` (else to `Agent.ConnectedToAgentTimestamp`),

@@ -4,6 +4,7 @@ enum SimulationOccurrence: Sendable {
     case flowEnd(contact: Int)
     case enqueue(contact: Int)
     case abandon(contact: Int)
+    case queueTransfer(contact: Int)
     case connect(contact: Int)
     case holdStart(contact: Int)
     case holdEnd(contact: Int)

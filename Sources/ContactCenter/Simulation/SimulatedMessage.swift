@@ -42,6 +42,14 @@ public struct SimulationCounters: Sendable, Hashable {
     public var answered = 0
     /// Queued calls whose caller hung up before an agent answered.
     public var abandoned = 0
+    /// Queued callers who asked for a callback instead of waiting (a `CALLBACK` contact follows).
+    public var callbacks = 0
+    /// Queued calls the queue flow moved to the overflow queue (a `QUEUE_TRANSFER` contact follows).
+    public var queueTransfers = 0
+    /// Answered calls an agent transferred to the overflow queue (a `TRANSFER` contact follows).
+    public var transfers = 0
+    /// Answered calls an agent transferred out to an external number (`TransferCompletedTimestamp`).
+    public var externalTransfers = 0
     /// CTR messages, first copies, updates and duplicates together.
     public var ctrsEmitted = 0
     /// Exact duplicate CTR messages.

@@ -83,12 +83,11 @@ extension TrafficSimulation {
 
     /// Reports the agent's contact in `state` (the agent's status stays Available, as in Connect).
     mutating func setContactState(_ agent: Int, contact: SimulatedContact, state: AgentContact.State, at: Int64) {
-        let queue = TrafficSimulation.queueReference(
-            configuration.stores[contact.store].queue, instanceArn: configuration.instanceArn)
+        let queue = TrafficSimulation.queueReference(contact.queue, instanceArn: configuration.instanceArn)
         change(agent, .stateChange, at: at) {
             $0.contact = AgentContact(
                 contactId: contact.id,
-                initialContactId: contact.id,
+                initialContactId: contact.initialId ?? contact.id,
                 state: state,
                 stateStartTimestamp: UTCTimestamp(millisecondsSince1970: at),
                 connectedToAgentTimestamp: contact.connected.map(UTCTimestamp.init(millisecondsSince1970:)),

@@ -16,8 +16,7 @@ extension TrafficSimulation {
     }
 
     mutating func emitContactEvent(_ type: ContactEvent.EventType, _ contact: SimulatedContact, at: Int64) {
-        let queue = TrafficSimulation.queueReference(
-            configuration.stores[contact.store].queue, instanceArn: configuration.instanceArn)
+        let queue = TrafficSimulation.queueReference(contact.queue, instanceArn: configuration.instanceArn)
         let event = ContactEvent(
             id: random.uuid(),
             time: TrafficSimulation.seconds(at),
@@ -26,7 +25,7 @@ extension TrafficSimulation {
             account: "123456789012",
             region: "ap-northeast-1",
             resources: [configuration.instanceArn],
-            initialContactId: contact.id,
+            initialContactId: contact.initialId ?? contact.id,
             instanceArn: configuration.instanceArn,
             initiationTimestamp: UTCTimestamp(millisecondsSince1970: contact.initiated),
             disconnectTimestamp: contact.disconnected.map(UTCTimestamp.init(millisecondsSince1970:)),
@@ -48,7 +47,7 @@ extension TrafficSimulation {
         let disconnected = contact.disconnected ?? lastUpdate
         var queue: ContactTraceRecord.Queue? = nil
         if let enqueued = contact.enqueued {
-            let reference = TrafficSimulation.queueReference(store.queue, instanceArn: configuration.instanceArn)
+            let reference = TrafficSimulation.queueReference(contact.queue, instanceArn: configuration.instanceArn)
             let dequeued = contact.connected ?? disconnected
             queue = ContactTraceRecord.Queue(
                 arn: reference.arn,
@@ -75,19 +74,27 @@ extension TrafficSimulation {
                 routingProfile: ResourceReference(arn: routingProfile.arn, name: routingProfile.name)
             )
         }
+        // Amazon Connect leaves the system endpoint empty on callbacks and queue transfers.
+        let hasSystemEndpoint = contact.method != "CALLBACK" && contact.method != "QUEUE_TRANSFER"
         return ContactTraceRecord(
             contactId: contact.id,
-            initialContactId: contact.id,
+            initialContactId: contact.initialId,
+            previousContactId: contact.previousId,
+            nextContactId: contact.nextId,
+            initiationMethod: contact.method,
             initiationTimestamp: TrafficSimulation.seconds(contact.initiated),
             connectedToSystemTimestamp: TrafficSimulation.seconds(contact.initiated),
             disconnectTimestamp: TrafficSimulation.seconds(disconnected),
             disconnectReason: contact.disconnectReason,
             lastUpdateTimestamp: TrafficSimulation.seconds(lastUpdate),
             customerEndpoint: .init(address: contact.customerNumber),
-            systemEndpoint: .init(address: store.dialedNumber),
+            systemEndpoint: hasSystemEndpoint ? .init(address: store.dialedNumber) : nil,
             attributes: ["storeId": store.id, "result": contact.isOpen ? "open" : "closed"],
             queue: queue,
-            agent: agent
+            agent: agent,
+            agentConnectionAttempts: agent == nil ? 0 : 1,
+            transferCompletedTimestamp: contact.transferCompleted.map(TrafficSimulation.seconds),
+            transferredToEndpoint: contact.transferredTo.map { .init(address: $0) }
         )
     }
 }

@@ -8,7 +8,11 @@ import Foundation
 /// arrival asks the environment whether the store is open, as a real IVR asks its hook: a closed
 /// store's call ends in the flow (`CONTACT_FLOW_DISCONNECT`, no queue, no agent); an open store's
 /// call is queued, rings the longest-idle available agent, is talked (sometimes held), ends, and
-/// the agent does after-contact work. A queued caller whose patience runs out first abandons.
+/// the agent does after-contact work. A queued caller whose patience runs out first abandons or
+/// asks for a callback; the queue flow moves some waiting calls to an overflow queue; agents
+/// transfer some calls to that queue or out to an external number. Each continuation is a new
+/// contact of the chain (`CALLBACK`, `QUEUE_TRANSFER`, `TRANSFER`, with `InitialContactId` and
+/// `PreviousContactId`, and `NextContactId` on the contact it continues), as in Amazon Connect.
 /// After a contact ends its CTR is emitted; a share is re-emitted later as an update, and a share
 /// is delivered twice.
 ///
@@ -18,7 +22,7 @@ public struct TrafficSimulation: Sendable {
     /// The configuration it runs.
     public let configuration: TrafficSimulationConfiguration
     /// What happened so far.
-    public private(set) var counters = SimulationCounters()
+    public internal(set) var counters = SimulationCounters()
     /// The simulated instant reached by the last ``advance(to:environment:)``.
     public private(set) var now: UTCTimestamp
 
@@ -39,7 +43,7 @@ public struct TrafficSimulation: Sendable {
         self.configuration = configuration
         now = configuration.start
         random = SplitMix64(seed: configuration.seed)
-        let queues = Array(Set(configuration.stores.map(\.queue))).sorted()
+        let queues = Array(Set(configuration.stores.map(\.queue) + [configuration.overflowQueue])).sorted()
         routingProfile = AgentRoutingProfile(
             arn: configuration.instanceArn + "/routing-profile/" + StableIdentifier.uuid("routing-profile"),
             name: "Restaurants",
@@ -90,6 +94,7 @@ public struct TrafficSimulation: Sendable {
         case .flowEnd(let contact): endInFlow(contact, at: at)
         case .enqueue(let contact): enqueue(contact, at: at)
         case .abandon(let contact): abandon(contact, at: at)
+        case .queueTransfer(let contact): transferFromQueue(contact, at: at)
         case .connect(let contact): connect(contact, at: at)
         case .holdStart(let contact): hold(contact, at: at, starts: true)
         case .holdEnd(let contact): hold(contact, at: at, starts: false)
@@ -138,7 +143,8 @@ public struct TrafficSimulation: Sendable {
             store: store,
             customerNumber: "+8190" + String(10_000_000 + Int(random.next() % 90_000_000)),
             initiated: at,
-            isOpen: isOpen
+            isOpen: isOpen,
+            queue: definition.queue
         )
         contacts[index] = contact
         emitContactEvent(.initiated, contact, at: at)
@@ -158,15 +164,22 @@ public struct TrafficSimulation: Sendable {
         emitRecord(contact, at: at)
     }
 
-    private mutating func enqueue(_ index: Int, at: Int64) {
+    mutating func enqueue(_ index: Int, at: Int64) {
         guard var contact = contacts[index] else { return }
         contact.enqueued = at
         contacts[index] = contact
         counters.queued += 1
         emitContactEvent(.queued, contact, at: at)
         waiting.append(index)
-        let patience = Int64(configuration.patience.draw(&random)) * 1_000
-        occurrences.schedule(.abandon(contact: index), at: at + patience)
+        // A callback waits for an agent: the customer is called back, nobody is on the line.
+        if contact.method != "CALLBACK" {
+            let patience = Int64(configuration.patience.draw(&random)) * 1_000
+            occurrences.schedule(.abandon(contact: index), at: at + patience)
+        }
+        if contact.method == "INBOUND", random.chance(configuration.queueTransferShare) {
+            let after = Int64(configuration.queueTransferAfter.draw(&random)) * 1_000
+            occurrences.schedule(.queueTransfer(contact: index), at: at + after)
+        }
         dispatch(at: at)
     }
 
@@ -175,6 +188,10 @@ public struct TrafficSimulation: Sendable {
             let position = waiting.firstIndex(of: index)
         else { return }
         waiting.remove(at: position)
+        if random.chance(configuration.callbackShare) {
+            requestCallback(index, at: at)
+            return
+        }
         contact.disconnected = at
         contact.disconnectReason = "CUSTOMER_DISCONNECT"
         contacts[index] = nil
@@ -232,6 +249,16 @@ public struct TrafficSimulation: Sendable {
         let work = configuration.afterContactWork.draw(&random)
         contact.workEnd = at + Int64(work) * 1_000
         contacts[index] = contact
+        if random.chance(configuration.transferShare) {
+            transferByAgent(index, at: at)
+            contact = contacts[index] ?? contact
+        } else if random.chance(configuration.externalTransferShare) {
+            contact.transferCompleted = at
+            contact.transferredTo = configuration.externalTransferNumber
+            contact.disconnectReason = "AGENT_DISCONNECT"
+            contacts[index] = contact
+            counters.externalTransfers += 1
+        }
         setContactState(agent, contact: contact, state: .ended, at: at)
         emitContactEvent(.disconnected, contact, at: at)
         occurrences.schedule(.workEnd(contact: index), at: at + Int64(work) * 1_000)
@@ -247,7 +274,7 @@ public struct TrafficSimulation: Sendable {
 
     // MARK: Records
 
-    private mutating func emitRecord(_ contact: SimulatedContact, at: Int64) {
+    mutating func emitRecord(_ contact: SimulatedContact, at: Int64) {
         let record = contactTraceRecord(contact, lastUpdate: at)
         let value = record.jsonData()
         counters.ctrsEmitted += 1
@@ -284,6 +311,16 @@ struct SimulatedContact: Sendable {
     var customerNumber: String
     var initiated: Int64
     var isOpen: Bool
+    /// The queue it waits in: the store's, or the overflow queue after a transfer.
+    var queue: String
+    /// `INBOUND`, `CALLBACK`, `QUEUE_TRANSFER` or `TRANSFER`.
+    var method = "INBOUND"
+    /// The first contact of its chain; `nil` on that first contact (as Amazon Connect writes it).
+    var initialId: String?
+    var previousId: String?
+    var nextId: String?
+    var transferCompleted: Int64?
+    var transferredTo: String?
     var enqueued: Int64?
     var assigned: Int64?
     var connected: Int64?
@@ -294,11 +331,12 @@ struct SimulatedContact: Sendable {
     var disconnectReason: String?
     var workEnd: Int64?
 
-    init(id: String, store: Int, customerNumber: String, initiated: Int64, isOpen: Bool) {
+    init(id: String, store: Int, customerNumber: String, initiated: Int64, isOpen: Bool, queue: String) {
         self.id = id
         self.store = store
         self.customerNumber = customerNumber
         self.initiated = initiated
         self.isOpen = isOpen
+        self.queue = queue
     }
 }

@@ -57,6 +57,23 @@ public struct TrafficSimulationConfiguration: Sendable {
     public var holdDuration: SimulationDuration
     /// After-contact work.
     public var afterContactWork: SimulationDuration
+    /// The share of callers out of patience who ask for a callback instead of hanging up.
+    public var callbackShare: Double
+    /// Seconds from the callback request until the `CALLBACK` contact is queued.
+    public var callbackDelay: SimulationDuration
+    /// The share of queued inbound calls the queue flow moves to ``overflowQueue`` after
+    /// ``queueTransferAfter`` if no agent answered by then.
+    public var queueTransferShare: Double
+    /// Seconds in queue before such a queue transfer.
+    public var queueTransferAfter: SimulationDuration
+    /// The share of answered calls the agent transfers to ``overflowQueue``.
+    public var transferShare: Double
+    /// The share of answered calls the agent transfers out to ``externalTransferNumber``.
+    public var externalTransferShare: Double
+    /// The queue of queue and agent transfers (every agent serves it too).
+    public var overflowQueue: String
+    /// Where external transfers go (a reservation centre outside Amazon Connect).
+    public var externalTransferNumber: String
     /// The chance that an agent takes a "Break" after a contact.
     public var breakProbability: Double
     /// The length of a break.
@@ -105,6 +122,14 @@ public struct TrafficSimulationConfiguration: Sendable {
         holdProbability = 0.2
         holdDuration = .exponential(mean: 30, minimum: 5, maximum: 300)
         afterContactWork = .exponential(mean: 30, minimum: 5, maximum: 300)
+        callbackShare = 0.25
+        callbackDelay = .uniform(30...180)
+        queueTransferShare = 0.1
+        queueTransferAfter = .uniform(30...90)
+        transferShare = 0.05
+        externalTransferShare = 0.02
+        overflowQueue = "Overflow"
+        externalTransferNumber = "+81570000123"
         breakProbability = 0.03
         breakDuration = .uniform(300...900)
         lunchAfter = .uniform(10_800...18_000)

@@ -41,7 +41,13 @@ public enum DevRole {
         let ingest = IngestService(
             settings: settings, bootstrap: bootstrap, client: postgres, database: database, schema: schema,
             logger: Logger(label: "switchboard.ingest"))
-        let hook = HookWiring(settings: settings, logger: logger)
+        // The analysts' business days follow the hook's flows: rewritten at start and on each reload.
+        let hook = HookWiring(
+            settings: settings, logger: logger,
+            onReload: AnalystSetup.businessDayRewriter(client: postgres, schema: schema, logger: logger))
+        let store = hook.store
+        let analysts = AnalystSetup(
+            attributeKeys: settings.analystAttributeKeys, flows: { store.current?.flows })
         let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
         let receiver = try ReceiverWiring(settings: settings, bootstrap: bootstrap, open: true, logger: logger)
         let http = context.http(
@@ -64,7 +70,8 @@ public enum DevRole {
                 .init(service: producer),
                 .init(
                     service: MigrationService(
-                        client: postgres, gate: schema, logger: logger, afterwards: { banner.print() })),
+                        client: postgres, gate: schema, analysts: analysts, logger: logger,
+                        afterwards: { banner.print() })),
                 .init(service: ingest),
                 .init(service: hook.reloadService),
                 .init(service: floor.publisher),

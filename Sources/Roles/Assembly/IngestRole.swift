@@ -6,7 +6,8 @@ import Storage
 /// `switchboard ingest`: one ingest worker of the consumer group (scale out by running more).
 ///
 /// Services, in start order: the PostgreSQL client, the migrations (once), the ingest (after
-/// the migrations), the HTTP server (`/ready`: database and ingest) and its readiness gauges.
+/// the migrations), the flows reloader (the analysts' business days), the HTTP server (`/ready`:
+/// database and ingest) and its readiness gauges.
 public enum IngestRole {
     /// - Throws: A `DatabaseConfiguration` error for a malformed database URL.
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
@@ -20,11 +21,26 @@ public enum IngestRole {
             schema: schema,
             logger: logger)
         let http = context.http(readiness: [DatabaseReadinessCheck(client: postgres), ingest.readinessCheck])
-        return context.group(
-            [
-                .init(service: postgres),
-                .init(service: MigrationService(client: postgres, gate: schema, logger: logger)),
-                .init(service: ingest),
-            ] + http)
+        // flows/ gives the analysts' store business days: written at start, rewritten when it
+        // changes (when the worker has no flows/, they stay as the last writer left them).
+        let flows = FlowStore(directory: settings.flowsDirectory, logger: Logger(label: "switchboard.flows"))
+        let hasFlows = flows.reload(force: true).isLoaded
+        if !hasFlows {
+            logger.warning("no valid flows/ at \(settings.flowsDirectory): store business days are not rewritten")
+        }
+        let analysts = AnalystSetup(attributeKeys: settings.analystAttributeKeys, flows: { flows.current?.flows })
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: postgres),
+            .init(service: MigrationService(client: postgres, gate: schema, analysts: analysts, logger: logger)),
+            .init(service: ingest),
+        ]
+        if hasFlows {
+            services.append(
+                .init(
+                    service: FlowReloadService(
+                        store: flows, pollInterval: .milliseconds(settings.flowsPollIntervalMilliseconds),
+                        onLoad: AnalystSetup.businessDayRewriter(client: postgres, schema: schema, logger: logger))))
+        }
+        return context.group(services + http)
     }
 }

@@ -4,8 +4,9 @@ import Primitives
 import ServiceLifecycle
 import Storage
 
-/// Applies the schema's migrations and the analyst calendar once at start, retrying with bounded
-/// backoff while the database is unreachable, then opens ``gate`` and stays until shutdown.
+/// Applies the schema's migrations once at start, retrying with bounded backoff while the
+/// database is unreachable, then opens ``gate``, writes the analysts' data (``AnalystSetup``, also
+/// retried) and stays until shutdown.
 ///
 /// The one place a long-running role migrates (migrations are idempotent and safe when several
 /// processes start at once). `afterwards` runs once they are applied (e.g. `dev`'s banner).
@@ -13,42 +14,59 @@ public struct MigrationService: Service {
     let client: PostgresClient
     let logger: Logger
     let gate: StartupGate
+    let analysts: AnalystSetup
     let afterwards: @Sendable () -> Void
 
     public init(
-        client: PostgresClient, gate: StartupGate, logger: Logger, afterwards: @escaping @Sendable () -> Void = {}
+        client: PostgresClient, gate: StartupGate, analysts: AnalystSetup, logger: Logger,
+        afterwards: @escaping @Sendable () -> Void = {}
     ) {
         self.client = client
         self.gate = gate
+        self.analysts = analysts
         self.logger = logger
         self.afterwards = afterwards
     }
 
     public func run() async throws {
-        var backoff = Backoff(initial: .milliseconds(200), maximum: .seconds(5))
-        while true {
-            do {
-                try await Self.migrate(client: client, logger: logger)
-                break
-            } catch {
-                if Task.isCancelled || Task.isShuttingDownGracefully { return }
-                let delay = backoff.next()
-                logger.warning("migrations failed, retrying in \(delay): \(error)")
-                try? await Task.sleep(for: delay)
-            }
-        }
+        // The schema first: it opens the gate, so the ingest never waits for the analysts' data.
+        guard
+            await retrying(
+                "migrations",
+                { try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations) })
+        else { return }
         gate.open()
+        guard
+            await retrying(
+                "analyst calendar and business days", { try await analysts.apply(client: client, logger: logger) })
+        else { return }
         afterwards()
         try? await gracefulShutdown()
     }
 
-    /// The schema's migrations, then the analyst calendar.
+    /// Runs `step` until it succeeds, with bounded backoff; `false` when shutdown came first.
+    private func retrying(_ name: String, _ step: () async throws -> Void) async -> Bool {
+        var backoff = Backoff(initial: .milliseconds(200), maximum: .seconds(5))
+        while true {
+            do {
+                try await step()
+                return true
+            } catch {
+                if Task.isCancelled || Task.isShuttingDownGracefully { return false }
+                let delay = backoff.next()
+                logger.warning("\(name) failed, retrying in \(delay): \(error)")
+                try? await Task.sleep(for: delay)
+            }
+        }
+    }
+
+    /// The schema's migrations, then the analysts' allow-list, calendar and business days.
     ///
     /// - Returns: The versions applied now (empty when the schema was current).
     @discardableResult
-    public static func migrate(client: PostgresClient, logger: Logger) async throws -> [Int] {
+    public static func migrate(client: PostgresClient, analysts: AnalystSetup, logger: Logger) async throws -> [Int] {
         let applied = try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
-        try await AnalystCalendar.sync(client: client, logger: logger)
+        try await analysts.apply(client: client, logger: logger)
         return applied
     }
 }

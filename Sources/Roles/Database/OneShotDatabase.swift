@@ -6,12 +6,16 @@ import Storage
 public enum OneShotDatabase {
     /// Runs `body` with a running client to `settings`' database, after applying the migrations.
     ///
+    /// - Parameter analysts: What the migration writes for the analysts; by default from
+    ///   `settings` (reading `flows/`).
     /// - Throws: What connecting, migrating or `body` throws.
     public static func run<T: Sendable>(
-        _ settings: Settings, _ body: @Sendable (PostgresClient, Logger) async throws -> T
+        _ settings: Settings, analysts: AnalystSetup? = nil,
+        _ body: @Sendable (PostgresClient, Logger) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
-            try await MigrationService.migrate(client: client, logger: logger)
+            let analysts = analysts ?? AnalystSetup(settings: settings, logger: logger)
+            try await MigrationService.migrate(client: client, analysts: analysts, logger: logger)
             return try await body(client, logger)
         }
     }

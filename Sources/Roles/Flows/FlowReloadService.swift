@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import OperatingHours
 import ServiceLifecycle
 
 /// Reloads a ``FlowStore`` when its files change (polled) and on `SIGHUP`.
@@ -14,13 +15,20 @@ public struct FlowReloadService: Service {
     public let pollInterval: Duration
     /// Whether `SIGHUP` forces a reload.
     public let reloadOnHangup: Bool
+    /// Runs after each reload that loaded a new valid set (e.g. rewriting the stores' business
+    /// days in the database).
+    public let onLoad: @Sendable (LoadedFlows) async -> Void
     private let queue = DispatchQueue(label: "switchboard.flows.reload")
 
     /// Creates the service.
-    public init(store: FlowStore, pollInterval: Duration = .seconds(1), reloadOnHangup: Bool = true) {
+    public init(
+        store: FlowStore, pollInterval: Duration = .seconds(1), reloadOnHangup: Bool = true,
+        onLoad: @escaping @Sendable (LoadedFlows) async -> Void = { _ in }
+    ) {
         self.store = store
         self.pollInterval = pollInterval
         self.reloadOnHangup = reloadOnHangup
+        self.onLoad = onLoad
     }
 
     public func run() async throws {
@@ -48,9 +56,11 @@ public struct FlowReloadService: Service {
     /// Reloads on the service's queue.
     @discardableResult
     public func reload(force: Bool) async -> FlowStore.ReloadOutcome {
-        await withCheckedContinuation { continuation in
+        let outcome = await withCheckedContinuation { continuation in
             queue.async { [store] in continuation.resume(returning: store.reload(force: force)) }
         }
+        if case .loaded(let loaded) = outcome { await onLoad(loaded) }
+        return outcome
     }
 }
 

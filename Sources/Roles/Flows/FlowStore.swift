@@ -19,6 +19,12 @@ public final class FlowStore: Sendable {
         case loaded(LoadedFlows)
         /// The new files were refused; the message names every problem.
         case refused(String)
+
+        /// Whether a valid set was loaded.
+        public var isLoaded: Bool {
+            if case .loaded = self { return true }
+            return false
+        }
     }
 
     /// What the store holds, for readiness.

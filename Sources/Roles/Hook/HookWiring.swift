@@ -1,4 +1,5 @@
 import Logging
+import OperatingHours
 import Prometheus
 import Server
 
@@ -17,7 +18,11 @@ public struct HookWiring: Sendable {
     /// Reloads `flows/` on change and on `SIGHUP`; run it in the process's `ServiceGroup`.
     public let reloadService: FlowReloadService
 
-    public init(settings: Settings, logger: Logger) {
+    /// - Parameter onReload: Runs after each reload that loaded a new valid `flows/` (not after
+    ///   the first load, here).
+    public init(
+        settings: Settings, logger: Logger, onReload: @escaping @Sendable (LoadedFlows) async -> Void = { _ in }
+    ) {
         let store = FlowStore(directory: settings.flowsDirectory, logger: Logger(label: "switchboard.flows"))
         store.reload(force: true)
         let configuration = HookConfiguration(
@@ -36,7 +41,7 @@ public struct HookWiring: Sendable {
         ]
         self.readinessCheck = FlowReadinessCheck(store: store)
         self.reloadService = FlowReloadService(
-            store: store, pollInterval: .milliseconds(settings.flowsPollIntervalMilliseconds))
+            store: store, pollInterval: .milliseconds(settings.flowsPollIntervalMilliseconds), onLoad: onReload)
     }
 
     /// Gives the hook's latency histogram buckets fit for sub-millisecond answers (Prometheus's

@@ -1,6 +1,7 @@
 import ContactCenter
 import Foundation
 import Logging
+import OperatingHours
 import PostgresNIO
 import Storage
 
@@ -8,7 +9,8 @@ import Storage
 ///
 /// Files are newline-delimited JSON or JSON objects concatenated without separators, optionally
 /// gzip-compressed. Records go through the same decoder, version guard and dead-letter table as
-/// the Kafka ingest; an older copy never overwrites a newer row.
+/// the Kafka ingest; an older copy never overwrites a newer row. Afterwards the stores' business
+/// days are rewritten, so the imported years have theirs.
 public struct CTRImport: Sendable {
     /// What an import wrote.
     public struct Outcome: Sendable {
@@ -20,13 +22,17 @@ public struct CTRImport: Sendable {
 
     let settings: Settings
     let batchSize: Int
+    let flows: FlowSet?
 
     /// - Parameters:
     ///   - settings: Topics and the largest accepted record.
     ///   - batchSize: Records per transaction.
-    public init(settings: Settings, batchSize: Int) {
+    ///   - flows: The stores whose business days are rewritten after the import (imported years
+    ///     need theirs); `nil` leaves them as they are.
+    public init(settings: Settings, batchSize: Int, flows: FlowSet? = nil) {
         self.settings = settings
         self.batchSize = batchSize
+        self.flows = flows
     }
 
     /// Imports `files` through `client`, drawing a progress bar on a terminal.
@@ -69,6 +75,9 @@ public struct CTRImport: Sendable {
             progress.finishFile()
         }
         progress.finish()
+        if let flows {
+            try await AnalystCalendar.syncBusinessDays(client: client, flows: flows, logger: logger)
+        }
         return Outcome(records: progress.records, summary: summary)
     }
 }

@@ -34,6 +34,10 @@ public struct Settings: Sendable {
     /// `SWITCHBOARD_FLOWS_POLL_INTERVAL_MS`: how often the hook checks `flows/` for changes
     /// (default 1000; `SIGHUP` reloads at once).
     public var flowsPollIntervalMilliseconds: Int
+    /// `SWITCHBOARD_ANALYST_ATTRIBUTE_KEYS`: the contact attribute keys the analyst role sees in
+    /// `contact_record_analyst` (comma-separated; written to `analytics_setting` on migrate).
+    /// Phone-like values are masked even for these keys.
+    public var analystAttributeKeys: [String]
     /// `SWITCHBOARD_HOOK_TOKENS`: comma-separated bearer tokens accepted by the hook; empty (and no
     /// HMAC secret) leaves the hook open, for development only.
     public var hookTokens: [String]
@@ -151,6 +155,8 @@ public struct Settings: Sendable {
         embeddedBrokers = try integer("SWITCHBOARD_EMBEDDED_BROKERS", 1, range: 1...9)
         flowsDirectory = string("SWITCHBOARD_FLOWS_DIR", "flows")
         flowsPollIntervalMilliseconds = try integer("SWITCHBOARD_FLOWS_POLL_INTERVAL_MS", 1000, range: 100...600_000)
+        analystAttributeKeys = string("SWITCHBOARD_ANALYST_ATTRIBUTE_KEYS", Settings.defaultAnalystAttributeKeys)
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         hookTokens = string("SWITCHBOARD_HOOK_TOKENS", "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         hookHMACSecrets = [
@@ -227,6 +233,11 @@ public struct Settings: Sendable {
             receiverURL: URL(string: "/v1/firehose", relativeTo: hookURL)?.absoluteURL,
             receiverAccessKey: firehoseAccessKeys.first)
     }
+
+    /// The default of `SWITCHBOARD_ANALYST_ATTRIBUTE_KEYS`: the routing attributes the IVR flows
+    /// and the hook set, none of them personal.
+    public static let defaultAnalystAttributeKeys =
+        "storeId,result,dayType,flow,rule,queue,language,intent,partySize,followUp"
 
     /// The ingested topics.
     public var ingestTopics: IngestTopics {

@@ -38,6 +38,14 @@ public struct ContactRecordColumns: Sendable {
     var partition: ArrayColumn<Int32>
     var offset: ArrayColumn<Int64>
     var copies: ArrayColumn<Int32>
+    var agentConnectionAttempts: ArrayColumn<Int32>
+    var transferCompleted: ArrayColumn<UTCTimestamp>
+    var transferredToEndpoint: ArrayColumn<String>
+    var hierarchyLevel1: ArrayColumn<String>
+    var hierarchyLevel2: ArrayColumn<String>
+    var hierarchyLevel3: ArrayColumn<String>
+    var hierarchyLevel4: ArrayColumn<String>
+    var hierarchyLevel5: ArrayColumn<String>
 
     init(capacity: Int) {
         contactID = .init(capacity: capacity)
@@ -75,6 +83,14 @@ public struct ContactRecordColumns: Sendable {
         partition = .init(capacity: capacity)
         offset = .init(capacity: capacity)
         copies = .init(capacity: capacity)
+        agentConnectionAttempts = .init(capacity: capacity)
+        transferCompleted = .init(capacity: capacity)
+        transferredToEndpoint = .init(capacity: capacity)
+        hierarchyLevel1 = .init(capacity: capacity)
+        hierarchyLevel2 = .init(capacity: capacity)
+        hierarchyLevel3 = .init(capacity: capacity)
+        hierarchyLevel4 = .init(capacity: capacity)
+        hierarchyLevel5 = .init(capacity: capacity)
     }
 
     mutating func append(_ sourced: IngestBatch.Sourced<ContactTraceRecord>, copies count: Int) {
@@ -114,6 +130,15 @@ public struct ContactRecordColumns: Sendable {
         partition.append(sourced.partition)
         offset.append(sourced.offset)
         copies.append(Int32(clamping: count))
+        agentConnectionAttempts.append(record.agentConnectionAttempts.map(Int32.init(clamping:)))
+        transferCompleted.append(record.transferCompletedTimestamp)
+        transferredToEndpoint.append(record.transferredToEndpoint?.address)
+        let hierarchy = record.agent?.hierarchyGroups
+        hierarchyLevel1.append(hierarchy?.level1?.name)
+        hierarchyLevel2.append(hierarchy?.level2?.name)
+        hierarchyLevel3.append(hierarchy?.level3?.name)
+        hierarchyLevel4.append(hierarchy?.level4?.name)
+        hierarchyLevel5.append(hierarchy?.level5?.name)
     }
 
     /// A string map as a JSON object, written by hand: faster than a general encoder per row.
@@ -161,7 +186,9 @@ extension ContactRecordColumns {
         "enqueue_ts", "dequeue_ts", "queue_duration_s", "agent_username", "agent_arn", "connected_to_agent_ts",
         "agent_interaction_s", "customer_hold_s", "acw_start_ts", "acw_end_ts", "acw_s", "number_of_holds",
         "longest_hold_s", "routing_profile", "dialed_number", "customer_number", "store_id", "attributes", "raw",
-        "last_update_ts", "source_partition", "source_offset", "versions_seen",
+        "last_update_ts", "source_partition", "source_offset", "versions_seen", "agent_connection_attempts",
+        "transfer_completed_ts", "transferred_to_endpoint", "agent_hierarchy_level1", "agent_hierarchy_level2",
+        "agent_hierarchy_level3", "agent_hierarchy_level4", "agent_hierarchy_level5",
     ]
 
     /// One row in PostgreSQL's COPY text format (tab-separated, `\N` for NULL), with the same
@@ -200,6 +227,10 @@ extension ContactRecordColumns {
             text(String(decoding: json(record.attributes), as: UTF8.self)),
             text(String(decoding: record.rawJSON ?? record.jsonData(), as: UTF8.self)),
             time(record.lastUpdateTimestamp), String(partition), String(offset), "1",
+            number(record.agentConnectionAttempts), time(record.transferCompletedTimestamp),
+            text(record.transferredToEndpoint?.address), text(agent?.hierarchyGroups?.level1?.name),
+            text(agent?.hierarchyGroups?.level2?.name), text(agent?.hierarchyGroups?.level3?.name),
+            text(agent?.hierarchyGroups?.level4?.name), text(agent?.hierarchyGroups?.level5?.name),
         ]
         return fields.joined(separator: "\t")
     }

@@ -141,7 +141,9 @@ public struct IngestWriter: Sendable {
                 enqueue_ts, dequeue_ts, queue_duration_s, agent_username, agent_arn, connected_to_agent_ts,
                 agent_interaction_s, customer_hold_s, acw_start_ts, acw_end_ts, acw_s, number_of_holds,
                 longest_hold_s, routing_profile, dialed_number, customer_number, store_id, attributes, raw,
-                last_update_ts, source_partition, source_offset, versions_seen)
+                last_update_ts, source_partition, source_offset, versions_seen, agent_connection_attempts,
+                transfer_completed_ts, transferred_to_endpoint, agent_hierarchy_level1, agent_hierarchy_level2,
+                agent_hierarchy_level3, agent_hierarchy_level4, agent_hierarchy_level5)
             SELECT * FROM unnest(
                 \(c.contactID), \(c.initialContactID), \(c.previousContactID), \(c.nextContactID), \(c.channel),
                 \(c.initiationMethod), \(c.initiation), \(c.connectedToSystem), \(c.disconnect), \(c.disconnectReason),
@@ -149,7 +151,9 @@ public struct IngestWriter: Sendable {
                 \(c.agentARN), \(c.connectedToAgent), \(c.agentInteraction), \(c.customerHold), \(c.acwStart),
                 \(c.acwEnd), \(c.acw), \(c.numberOfHolds), \(c.longestHold), \(c.routingProfile), \(c.dialedNumber),
                 \(c.customerNumber), \(c.storeID), \(c.attributes), \(c.raw), \(c.lastUpdate), \(c.partition),
-                \(c.offset), \(c.copies))
+                \(c.offset), \(c.copies), \(c.agentConnectionAttempts), \(c.transferCompleted),
+                \(c.transferredToEndpoint), \(c.hierarchyLevel1), \(c.hierarchyLevel2), \(c.hierarchyLevel3),
+                \(c.hierarchyLevel4), \(c.hierarchyLevel5))
             ON CONFLICT (contact_id) DO UPDATE SET
                 initial_contact_id = EXCLUDED.initial_contact_id, previous_contact_id = EXCLUDED.previous_contact_id,
                 next_contact_id = EXCLUDED.next_contact_id, channel = EXCLUDED.channel,
@@ -166,6 +170,14 @@ public struct IngestWriter: Sendable {
                 customer_number = EXCLUDED.customer_number, store_id = EXCLUDED.store_id,
                 attributes = EXCLUDED.attributes, raw = EXCLUDED.raw, last_update_ts = EXCLUDED.last_update_ts,
                 source_partition = EXCLUDED.source_partition, source_offset = EXCLUDED.source_offset,
+                agent_connection_attempts = EXCLUDED.agent_connection_attempts,
+                transfer_completed_ts = EXCLUDED.transfer_completed_ts,
+                transferred_to_endpoint = EXCLUDED.transferred_to_endpoint,
+                agent_hierarchy_level1 = EXCLUDED.agent_hierarchy_level1,
+                agent_hierarchy_level2 = EXCLUDED.agent_hierarchy_level2,
+                agent_hierarchy_level3 = EXCLUDED.agent_hierarchy_level3,
+                agent_hierarchy_level4 = EXCLUDED.agent_hierarchy_level4,
+                agent_hierarchy_level5 = EXCLUDED.agent_hierarchy_level5,
                 versions_seen = contact_record.versions_seen + EXCLUDED.versions_seen, ingested_at = now()
             WHERE (EXCLUDED.last_update_ts, EXCLUDED.source_partition, EXCLUDED.source_offset)
                 > (contact_record.last_update_ts, contact_record.source_partition, contact_record.source_offset)
@@ -214,6 +226,7 @@ public struct IngestWriter: Sendable {
         var activity = ArrayColumn<String>(capacity: events.count)
         var contactCount = ArrayColumn<Int32>(capacity: events.count)
         var routingProfile = ArrayColumn<String>(capacity: events.count)
+        var contactState = ArrayColumn<String>(capacity: events.count)
         var raw = ArrayColumn<JSONBValue>(capacity: events.count)
         var partition = ArrayColumn<Int32>(capacity: events.count)
         var offset = ArrayColumn<Int64>(capacity: events.count)
@@ -234,6 +247,8 @@ public struct IngestWriter: Sendable {
             activity.append(activityValue.rawValue)
             contactCount.append(Int32(snapshot?.contacts.count ?? 0))
             routingProfile.append(snapshot?.configuration?.routingProfile?.name)
+            contactState.append(
+                event.eventType == .logout ? nil : AgentContactState.deciding(snapshot?.contacts ?? [])?.rawValue)
             raw.append(JSONBValue(bytes: event.rawJSON ?? event.jsonData()))
             partition.append(sourced.partition)
             offset.append(sourced.offset)
@@ -241,10 +256,11 @@ public struct IngestWriter: Sendable {
         return try await Transaction.statement(
             """
             INSERT INTO agent_event (event_id, agent_arn, event_type, event_ts, username, status_name, status_type,
-                status_start_ts, activity, contact_count, routing_profile, raw, source_partition, source_offset)
+                status_start_ts, activity, contact_count, routing_profile, raw, source_partition, source_offset,
+                contact_state)
             SELECT * FROM unnest(\(eventID), \(agentARN), \(eventType), \(eventTime), \(username), \(statusName),
                 \(statusType), \(statusStart), \(activity), \(contactCount), \(routingProfile), \(raw), \(partition),
-                \(offset))
+                \(offset), \(contactState))
             ON CONFLICT (event_id) DO NOTHING
             RETURNING 1
             """,
