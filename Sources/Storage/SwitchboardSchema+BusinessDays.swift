@@ -25,6 +25,10 @@ extension SwitchboardSchema {
             'The stores declared in flows/, rewritten on migrate, import and flows reload.'
             """,
             """
+            COMMENT ON TABLE calendar_day IS
+            'The holidays of the calendar japan as flows/ adjusts it (computed by law in Swift), for its whole range 1948-07-20 to 2150, rewritten on migrate.'
+            """,
+            """
             CREATE TABLE store_business_day (
                 store_id text NOT NULL,
                 business_date date NOT NULL,
