@@ -35,6 +35,9 @@ struct BenchReceiverCommand: AsyncParsableCommand {
     @Option(help: "Partitions of the CTR topic.")
     var partitions = 64
 
+    @Option(help: "MiB of records in one request sent first, to show the memory bound (0: none).")
+    var largeMiB = 64
+
     @Option(help: "The kcat binary.")
     var kcat = "/usr/bin/kcat"
 
@@ -89,7 +92,32 @@ struct BenchReceiverCommand: AsyncParsableCommand {
         guard await eventually(within: .seconds(60), { await httpStatus(base.appendingPathComponent("ready")) == 200 })
         else { throw ValidationError("the receiver did not become ready") }
 
-        // 3. Requests of 500 CTRs, plain then gzip; one warm-up pass each is not timed.
+        // 3. The largest request Firehose sends: 64 MiB of records before base64 (~85 MiB body),
+        // into a fresh receiver; its peak RSS shows the body is streamed, not held.
+        let idle = ProcessSpawn.peakRSSMegabytes(of: receiver)
+        if largeMiB > 0 {
+            var records: [Data] = []
+            var size = 0
+            while size < largeMiB << 20 {
+                let value = keyed[records.count % keyed.count].value
+                records.append(value)
+                size += value.count
+            }
+            let client = FirehoseClient(
+                baseURL: base.appendingPathComponent("v1/firehose"), accessKey: key, gzip: false, timeout: 180)
+            let body = FirehoseClient.body(requestId: "large", records: records)
+            let request = try client.request(stream: .contactRecords, requestId: "large", body: body)
+            records = []
+            let seconds = try await send([request], count: 1)
+            print(
+                String(
+                    format:
+                        "largest request: %.1f MiB of records (%.1f MiB body) in %.2f s; receiver peak RSS %.0f MB (idle %.0f MB)",
+                    Double(size) / 1_048_576, Double(body.count) / 1_048_576, seconds,
+                    ProcessSpawn.peakRSSMegabytes(of: receiver), idle))
+        }
+
+        // 4. Requests of 500 CTRs, plain then gzip; one warm-up pass each is not timed.
         var rates: [String: Double] = [:]
         for gzip in [false, true] {
             let client = FirehoseClient(
@@ -115,7 +143,7 @@ struct BenchReceiverCommand: AsyncParsableCommand {
         }
         let rss = ProcessSpawn.peakRSSMegabytes(of: receiver)
 
-        // 4. The reference: kcat -P of the same records, the same number of times, same keys.
+        // 5. The reference: kcat -P of the same records, the same number of times, same keys.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-kcat.txt")
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw ValidationError("cannot create \(file.path)")

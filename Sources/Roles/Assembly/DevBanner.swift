@@ -18,6 +18,8 @@ struct DevBanner: Sendable {
             "  Console     \(http)/console",
             "  IVR hook    curl -s -X POST \(http)/v1/hooks/main -H 'content-type: application/json' \\",
             "                -d '{\"storeId\": \"shibuya-trattoria\"}'",
+            "  Receiver    \(http)/v1/firehose/{contact-records,agent-events,contact-events}  (Firehose's contract; "
+                + "the simulator delivers \(settings.simulatorVia == .kafka ? "to Kafka directly" : "through it"))",
             "  Kafka       \(bootstrap)\(embedded ? "  (embedded, \(settings.embeddedPartitions) partitions per topic)" : "")",
             "              topics: \(settings.topics.joined(separator: ", "))   try: kcat -b \(bootstrap) -L",
             "  PostgreSQL  \(database.redactedURL)",
