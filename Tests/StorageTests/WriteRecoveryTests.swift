@@ -183,7 +183,9 @@ struct WriteRecoveryTests {
                 try await Transaction.statement("COMMIT", on: locker, logger: TestDatabase.logger)
                 let released = clock.now
                 try await group.next()
-                #expect(clock.now - released < .seconds(5), "written soon after the lock was released")
+                // A hang guard, not a performance figure: the retry backoff is 200 ms, but with every
+                // suite in parallel on 2 cores the write took 7.8 s once (a 5 s bound flaked).
+                #expect(clock.now - released < .seconds(30), "written after the lock was released, not stuck")
             }
             let health = pipeline.health
             #expect(health.databaseWritable && !health.isStalled && health.problem == nil)
