@@ -20,7 +20,7 @@ struct ConnectStreamTests {
         }
     }
 
-    @Test("no key, an empty key, another stream's message and malformed JSON are errors naming the field")
+    @Test("no key, an empty key, a key of another type, another stream's message and malformed JSON are errors")
     func errors() throws {
         let missing = try #require(throws: ContactCenterDecodingError.self) {
             try ConnectStream.contactRecords.key(of: Array(#"{"Channel":"VOICE"}"#.utf8))
@@ -34,12 +34,42 @@ struct ConnectStreamTests {
             try ConnectStream.agentEvents.key(of: Array(Fixtures.ctrJSON.utf8))
         }
         let malformed = try #require(throws: ContactCenterDecodingError.self) {
-            try ConnectStream.contactEvents.key(of: Array(#"{"detail": {"contactId": "a""#.utf8))
+            try ConnectStream.contactEvents.key(of: Array(#"{"detail": {"contactId": "#.utf8))
         }
         #expect(malformed.path == "$")
         #expect(throws: ContactCenterDecodingError.self) {
             try ConnectStream.contactRecords.key(of: Array("[1, 2]".utf8))
         }
+        let number = try #require(throws: ContactCenterDecodingError.self) {
+            try ConnectStream.contactRecords.key(of: Array(#"{"ContactId": 42}"#.utf8))
+        }
+        #expect(number.path == "ContactId")
+    }
+
+    @Test("the key is read where it is: before or after nested values, escaped, in either spelling")
+    func positions() throws {
+        let nested = #"{"Agent": {"ContactId": "inner", "x": ["}", "\"{"]}, "Attributes": {}, "ContactId": "outer"}"#
+        #expect(try ConnectStream.contactRecords.key(of: Array(nested.utf8)) == "outer")
+        #expect(try ConnectStream.contactRecords.key(of: Array(#" {"ContactId" : "a\u0062c"}"#.utf8)) == "abc")
+        let pascal = #"{"id": "1", "detail": {"ContactId": "p", "EventType": "QUEUED"}}"#
+        #expect(try ConnectStream.contactEvents.key(of: Array(pascal.utf8)) == "p")
+        let both = #"{"detail": {"ContactId": "p", "contactId": "c"}}"#
+        #expect(try ConnectStream.contactEvents.key(of: Array(both.utf8)) == "c", "camelCase first, as the decoder")
+        let nullFirst = #"{"detail": {"contactId": null, "ContactId": "p"}}"#
+        #expect(try ConnectStream.contactEvents.key(of: Array(nullFirst.utf8)) == "p")
+        #expect(try ConnectStream.contactEvents.key(of: Array(#"{"contactId": "bare"}"#.utf8)) == "bare")
+    }
+
+    @Test("a single object is told from concatenated ones and garbage")
+    func singleObject() {
+        func single(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { ConnectStream.isSingleObject($0) } }
+        #expect(single(#"{"a": "}{", "b": [{"c": 1}]}"#))
+        #expect(single(" {\"a\": 1}\n"))
+        #expect(!single(#"{"a": 1}{"a": 2}"#))
+        #expect(!single("{\"a\": 1}\n{\"a\": 2}\n"))
+        #expect(!single(#"{"a": 1"#))
+        #expect(!single("hello"))
+        #expect(!single(""))
     }
 
     @Test("names are the receiver's paths and the default topics")

@@ -17,9 +17,14 @@ struct ConnectMessageSplitter: Sendable {
             return [rejected(excerpt, reason: reason, requestId: requestId, origin: origin)]
         case .data(let payload):
             // The usual record is one object: its key is read straight away, without splitting.
-            if payload.first == UInt8(ascii: "{"), payload.count <= maximumMessageBytes,
+            if payload.count <= maximumMessageBytes,
                 case .success(let key) = payload.withUnsafeBytes({ bytes in
-                    Result { () throws(ContactCenterDecodingError) in try stream.key(of: bytes) }
+                    Result { () throws(ContactCenterDecodingError) in
+                        guard ConnectStream.isSingleObject(bytes) else {
+                            throw ContactCenterDecodingError(path: "$", reason: "not a single object")
+                        }
+                        return try stream.key(of: bytes)
+                    }
                 })
             {
                 return [ReceivedRecord(stream: stream, key: Array(key.utf8), value: payload, origin: origin)]
