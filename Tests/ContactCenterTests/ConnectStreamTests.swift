@@ -60,9 +60,11 @@ struct ConnectStreamTests {
         #expect(try ConnectStream.contactEvents.key(of: Array(#"{"contactId": "bare"}"#.utf8)) == "bare")
     }
 
-    @Test("a single object is told from concatenated ones and garbage")
-    func singleObject() {
-        func single(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { ConnectStream.isSingleObject($0) } }
+    @Test("a single object is told from concatenated ones and garbage, and keyed in the same walk")
+    func singleObject() throws {
+        func single(_ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBytes { ConnectStream.contactRecords.keyOfSingleObject($0) } != nil
+        }
         #expect(single(#"{"a": "}{", "b": [{"c": 1}]}"#))
         #expect(single(" {\"a\": 1}\n"))
         #expect(!single(#"{"a": 1}{"a": 2}"#))
@@ -70,6 +72,31 @@ struct ConnectStreamTests {
         #expect(!single(#"{"a": 1"#))
         #expect(!single("hello"))
         #expect(!single(""))
+        func key(_ stream: ConnectStream, _ text: String) -> Result<String, ContactCenterDecodingError>? {
+            Array(text.utf8).withUnsafeBytes { stream.keyOfSingleObject($0) }
+        }
+        #expect(try key(.contactRecords, #"{"x": {"ContactId": "in"}, "ContactId": "c"}"#)?.get() == "c")
+        #expect(try key(.agentEvents, #"{"AgentARN": "a", "Contacts": []}"#)?.get() == "a")
+        #expect(try key(.contactEvents, #"{"id": "1", "detail": {"contactId": "e"}}"#)?.get() == "e")
+        #expect(try key(.contactEvents, #"{"ContactId": "bare", "EventType": "QUEUED"}"#)?.get() == "bare")
+        if case .failure(let error)? = key(.contactEvents, #"{"detail": "x"}"#) {
+            #expect(error.path == "detail")
+        } else {
+            Issue.record("a detail that is not an object")
+        }
+        if case .failure(let error)? = key(.contactRecords, #"{"Channel": "VOICE"}"#) {
+            #expect(error.description.hasPrefix("ContactTraceRecord at ContactId"))
+        } else {
+            Issue.record("no ContactId")
+        }
+        for (name, json) in ContactTraceRecordSamples.all {
+            let record = try? ContactTraceRecord(jsonData: Data(json.utf8))
+            #expect(try key(.contactRecords, json)?.get() == record?.contactId, "\(name)")
+        }
+        for (name, json) in ContactEventSamples.all {
+            let event = try? ContactEvent(jsonData: Data(json.utf8))
+            #expect(try key(.contactEvents, json)?.get() == event?.contactId, "\(name)")
+        }
     }
 
     @Test("names are the receiver's paths and the default topics")

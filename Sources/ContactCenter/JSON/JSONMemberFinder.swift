@@ -55,6 +55,41 @@ struct JSONMemberFinder {
         }
     }
 
+    /// Walks every member of the object at `start` (its `{`): the first member among `names`
+    /// present and not `null` (as ``member(_:inObjectAt:)``), and the offset just past the
+    /// object's `}`.
+    ///
+    /// - Throws: ``ContactCenterDecodingError`` (path `$`) for a structure it cannot walk.
+    func walk(_ names: [StaticString], objectAt start: Int) throws -> (found: (Int, Value)?, end: Int) {
+        var position = start + 1
+        var found: (Int, Value)?
+        while true {
+            position = skipWhitespace(position)
+            guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+            if bytes[position] == UInt8(ascii: "}") { return (found, position + 1) }
+            if bytes[position] == UInt8(ascii: ",") {
+                position = skipWhitespace(position + 1)
+                guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+            }
+            guard bytes[position] == UInt8(ascii: "\"") else {
+                throw malformed(position, "expected a member name in double quotes")
+            }
+            let nameEnd = try stringEnd(position)
+            let name = UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<nameEnd])
+            position = skipWhitespace(nameEnd + 1)
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw malformed(position, "expected ':' after a member name")
+            }
+            position = skipWhitespace(position + 1)
+            guard position < bytes.count else { throw malformed(position, "a member has no value") }
+            if let index = names.firstIndex(where: { Self.equals(name, $0) }), found.map({ index < $0.0 }) ?? true {
+                let value = try self.value(at: position)
+                if value != .null { found = (index, value) }
+            }
+            position = try skipValue(position)
+        }
+    }
+
     /// The offset of the first non-whitespace byte at or after `position`.
     func skipWhitespace(_ position: Int) -> Int {
         var position = position

@@ -62,16 +62,35 @@ public enum ConnectStream: String, Sendable, Hashable, CaseIterable, CustomStrin
         }
     }
 
-    /// Whether `payload` is exactly one JSON object (whitespace around it aside), judged by its
-    /// structure alone: then it is one message; otherwise it holds several, or garbage, and
-    /// `JSONObjectSplitter` takes it apart.
-    public static func isSingleObject(_ payload: UnsafeRawBufferPointer) -> Bool {
+    /// The key of a payload that is exactly one JSON object (whitespace around it aside), read in
+    /// one walk of the object's structure: `nil` when the payload is not one object (it holds
+    /// several, or garbage: `JSONObjectSplitter` takes it apart), else the key or why there is none.
+    public func keyOfSingleObject(_ payload: UnsafeRawBufferPointer) -> Result<String, ContactCenterDecodingError>? {
         let finder = JSONMemberFinder(bytes: payload)
         let start = finder.skipWhitespace(0)
-        guard start < payload.count, payload[start] == UInt8(ascii: "{"),
-            let end = try? finder.skipValue(start)
-        else { return false }
-        return finder.skipWhitespace(end) == payload.count
+        guard start < payload.count, payload[start] == UInt8(ascii: "{") else { return nil }
+        let names: [StaticString] =
+            switch self {
+            case .contactRecords: ["ContactId"]
+            case .agentEvents: ["AgentARN"]
+            case .contactEvents: ["detail", "contactId", "ContactId"]
+            }
+        guard let (found, end) = try? finder.walk(names, objectAt: start), finder.skipWhitespace(end) == payload.count
+        else { return nil }
+        switch found {
+        case (0, .object)? where self == .contactEvents:
+            // An envelope: the key is in its detail.
+            return Result { () throws(ContactCenterDecodingError) in try key(of: payload) }
+        case (0, _)? where self == .contactEvents:
+            return .failure(ContactCenterDecodingError(message: modelName, path: "detail", reason: "must be an object"))
+        default:
+            // A record's or an agent event's key, or a bare contact event detail's.
+            let path = names[self == .contactEvents ? 1 : 0].description
+            let alternative = self == .contactEvents ? "ContactId" : nil
+            return Result { () throws(ContactCenterDecodingError) in
+                try Self.key(found, path: path, alternative: alternative)
+            }.mapError { $0.attributed(to: modelName) }
+        }
     }
 
     /// ``key(of:)`` over bytes.
@@ -85,7 +104,7 @@ public enum ConnectStream: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// The key from a found member: a non-empty string.
     private static func key(
         _ found: (Int, JSONMemberFinder.Value)?, path: String, alternative: String? = nil
-    ) throws -> String {
+    ) throws(ContactCenterDecodingError) -> String {
         guard let (_, value) = found else {
             let also = alternative.map { " (and so is \($0))" } ?? ""
             throw ContactCenterDecodingError(path: path, reason: "is required but is missing or null\(also)")
