@@ -25,7 +25,7 @@ struct BenchReceiverCommand: AsyncParsableCommand {
     )
 
     @Option(help: "CTRs per run (sent as requests of --batch CTRs).")
-    var records = 60_000
+    var records = 200_000
 
     @Option(help: "CTRs per Firehose request.")
     var batch = 500
