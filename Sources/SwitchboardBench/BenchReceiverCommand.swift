@@ -5,6 +5,7 @@ import Kafka
 import Logging
 import Roles
 import SwitchboardTesting
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -24,7 +25,7 @@ struct BenchReceiverCommand: AsyncParsableCommand {
     )
 
     @Option(help: "CTRs per run (sent as requests of --batch CTRs).")
-    var records = 60_000
+    var records = 200_000
 
     @Option(help: "CTRs per Firehose request.")
     var batch = 500
@@ -35,7 +36,9 @@ struct BenchReceiverCommand: AsyncParsableCommand {
     @Option(help: "Partitions of the CTR topic.")
     var partitions = 64
 
-    @Option(help: "MiB of records in one request sent first, to show the memory bound (0: none).")
+    @Option(
+        name: .customLong("large-mib"),
+        help: "MiB of records in one request sent first, to show the memory bound (0: none).")
     var largeMiB = 64
 
     @Option(help: "The kcat binary.")
@@ -185,30 +188,54 @@ struct BenchReceiverCommand: AsyncParsableCommand {
                     """, rss, ratio, receiverRate, kcatRate, ratio, rss))
     }
 
-    /// Sends `count` requests, round robin over `requests`, `concurrency` at a time; every answer
-    /// must be a delivery. Returns the seconds taken.
+    /// Sends `count` requests, round robin over `requests`, `concurrency` at a time over raw
+    /// keep-alive connections (one thread each); every answer must be a 200. Returns the seconds.
     private func send(_ requests: [URLRequest], count: Int) async throws -> Double {
-        let session = URLSession(configuration: .ephemeral)
+        guard let url = requests.first?.url, let port = url.port else { throw ValidationError("no port") }
+        let raw = requests.map { request in
+            RawHTTPConnection.request(
+                path: request.url?.path ?? "/", port: port, headers: request.allHTTPHeaderFields ?? [:],
+                body: Array(request.httpBody ?? Data()))
+        }
+        let counter = RequestCounter()
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            func add() {
-                let request = requests[next % requests.count]
-                next += 1
+            for _ in 0..<min(concurrency, count) {
                 group.addTask {
-                    let (data, response) = try await session.data(for: request)
-                    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                    guard status == 200 else {
-                        throw ValidationError(
-                            "the receiver answered \(status): \(String(decoding: data, as: UTF8.self))")
+                    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                        Thread.detachNewThread {
+                            do {
+                                let connection = try RawHTTPConnection(port: port)
+                                while true {
+                                    let index = counter.next()
+                                    guard index < count else { break }
+                                    let (status, body) = try connection.send(raw[index % raw.count])
+                                    guard status == 200 else {
+                                        throw ValidationError("the receiver answered \(status): \(body)")
+                                    }
+                                }
+                                continuation.resume()
+                            } catch {
+                                continuation.resume(throwing: error)
+                            }
+                        }
                     }
                 }
             }
-            for _ in 0..<min(concurrency, count) { add() }
-            while try await group.next() != nil {
-                if next < count { add() }
-            }
+            try await group.waitForAll()
         }
         return (ContinuousClock.now - start).inSeconds
+    }
+}
+
+/// Hands out request numbers to the sending threads.
+private final class RequestCounter: Sendable {
+    private let value = Mutex(0)
+
+    func next() -> Int {
+        value.withLock { value in
+            defer { value += 1 }
+            return value
+        }
     }
 }

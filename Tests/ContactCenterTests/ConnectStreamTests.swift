@@ -20,7 +20,7 @@ struct ConnectStreamTests {
         }
     }
 
-    @Test("no key, an empty key, another stream's message and malformed JSON are errors naming the field")
+    @Test("no key, an empty key, a key of another type, another stream's message and malformed JSON are errors")
     func errors() throws {
         let missing = try #require(throws: ContactCenterDecodingError.self) {
             try ConnectStream.contactRecords.key(of: Array(#"{"Channel":"VOICE"}"#.utf8))
@@ -34,11 +34,68 @@ struct ConnectStreamTests {
             try ConnectStream.agentEvents.key(of: Array(Fixtures.ctrJSON.utf8))
         }
         let malformed = try #require(throws: ContactCenterDecodingError.self) {
-            try ConnectStream.contactEvents.key(of: Array(#"{"detail": {"contactId": "a""#.utf8))
+            try ConnectStream.contactEvents.key(of: Array(#"{"detail": {"contactId": "#.utf8))
         }
         #expect(malformed.path == "$")
         #expect(throws: ContactCenterDecodingError.self) {
             try ConnectStream.contactRecords.key(of: Array("[1, 2]".utf8))
+        }
+        let number = try #require(throws: ContactCenterDecodingError.self) {
+            try ConnectStream.contactRecords.key(of: Array(#"{"ContactId": 42}"#.utf8))
+        }
+        #expect(number.path == "ContactId")
+    }
+
+    @Test("the key is read where it is: before or after nested values, escaped, in either spelling")
+    func positions() throws {
+        let nested = #"{"Agent": {"ContactId": "inner", "x": ["}", "\"{"]}, "Attributes": {}, "ContactId": "outer"}"#
+        #expect(try ConnectStream.contactRecords.key(of: Array(nested.utf8)) == "outer")
+        #expect(try ConnectStream.contactRecords.key(of: Array(#" {"ContactId" : "a\u0062c"}"#.utf8)) == "abc")
+        let pascal = #"{"id": "1", "detail": {"ContactId": "p", "EventType": "QUEUED"}}"#
+        #expect(try ConnectStream.contactEvents.key(of: Array(pascal.utf8)) == "p")
+        let both = #"{"detail": {"ContactId": "p", "contactId": "c"}}"#
+        #expect(try ConnectStream.contactEvents.key(of: Array(both.utf8)) == "c", "camelCase first, as the decoder")
+        let nullFirst = #"{"detail": {"contactId": null, "ContactId": "p"}}"#
+        #expect(try ConnectStream.contactEvents.key(of: Array(nullFirst.utf8)) == "p")
+        #expect(try ConnectStream.contactEvents.key(of: Array(#"{"contactId": "bare"}"#.utf8)) == "bare")
+    }
+
+    @Test("a single object is told from concatenated ones and garbage, and keyed in the same walk")
+    func singleObject() throws {
+        func single(_ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBytes { ConnectStream.contactRecords.keyOfSingleObject($0) } != nil
+        }
+        #expect(single(#"{"a": "}{", "b": [{"c": 1}]}"#))
+        #expect(single(" {\"a\": 1}\n"))
+        #expect(!single(#"{"a": 1}{"a": 2}"#))
+        #expect(!single("{\"a\": 1}\n{\"a\": 2}\n"))
+        #expect(!single(#"{"a": 1"#))
+        #expect(!single("hello"))
+        #expect(!single(""))
+        func key(_ stream: ConnectStream, _ text: String) -> Result<String, ContactCenterDecodingError>? {
+            Array(text.utf8).withUnsafeBytes { stream.keyOfSingleObject($0) }
+        }
+        #expect(try key(.contactRecords, #"{"x": {"ContactId": "in"}, "ContactId": "c"}"#)?.get() == "c")
+        #expect(try key(.agentEvents, #"{"AgentARN": "a", "Contacts": []}"#)?.get() == "a")
+        #expect(try key(.contactEvents, #"{"id": "1", "detail": {"contactId": "e"}}"#)?.get() == "e")
+        #expect(try key(.contactEvents, #"{"ContactId": "bare", "EventType": "QUEUED"}"#)?.get() == "bare")
+        if case .failure(let error)? = key(.contactEvents, #"{"detail": "x"}"#) {
+            #expect(error.path == "detail")
+        } else {
+            Issue.record("a detail that is not an object")
+        }
+        if case .failure(let error)? = key(.contactRecords, #"{"Channel": "VOICE"}"#) {
+            #expect(error.description.hasPrefix("ContactTraceRecord at ContactId"))
+        } else {
+            Issue.record("no ContactId")
+        }
+        for (name, json) in ContactTraceRecordSamples.all {
+            let record = try? ContactTraceRecord(jsonData: Data(json.utf8))
+            #expect(try key(.contactRecords, json)?.get() == record?.contactId, "\(name)")
+        }
+        for (name, json) in ContactEventSamples.all {
+            let event = try? ContactEvent(jsonData: Data(json.utf8))
+            #expect(try key(.contactEvents, json)?.get() == event?.contactId, "\(name)")
         }
     }
 

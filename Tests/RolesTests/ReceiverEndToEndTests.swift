@@ -171,6 +171,10 @@ extension WorkerProcessSuites {
                     sent.contactIds.insert(record.contactId)
                     return record.jsonData()
                 }
+                let unready = await eventually(within: .seconds(20)) {
+                    await receiver.status(of: "/ready/receiver") == 503
+                }
+                #expect(unready, "the receiver's readiness follows Kafka")
                 let statuses = StatusLog()
                 let recovery = Task {
                     try await Task.sleep(for: .seconds(6))

@@ -22,32 +22,74 @@ public enum ConnectStream: String, Sendable, Hashable, CaseIterable, CustomStrin
     }
 
     /// The Kafka key of one message of this stream: the key the ingest and the console expect
-    /// (`ContactId`, `AgentARN`, the contact event's contact id).
+    /// (`ContactId`, `AgentARN`, the contact event's `detail.contactId` or `detail.ContactId`,
+    /// or the bare detail's).
     ///
-    /// Much cheaper than decoding the model: the message is scanned once (as strictly as the
-    /// decoders and PostgreSQL's `jsonb` scan it, so a message accepted here is not refused as
-    /// malformed JSON later) and only the key is read. The field the key comes from is required
+    /// Much cheaper than decoding the model: only the members before the key are walked (see
+    /// `JSONMemberFinder`), so a message malformed beyond its key gets a key here and is refused
+    /// by the ingest's decoder, which dead-letters it. The field the key comes from is required
     /// by the stream's decoder as well, so a message without it could never be ingested.
     ///
     /// - Parameter message: One JSON object as UTF-8.
     /// - Throws: ``ContactCenterDecodingError`` naming the model, the field and what was wrong.
     public func key(of message: UnsafeRawBufferPointer) throws(ContactCenterDecodingError) -> String {
+        let finder = JSONMemberFinder(bytes: message)
         do {
-            return try JSONDocument.parse(bytes: message) { document in
-                let root = try JSONObjectReader.root(document)
-                switch self {
-                case .contactRecords: return try Self.nonEmpty(root, "ContactId")
-                case .agentEvents: return try Self.nonEmpty(root, "AgentARN")
-                case .contactEvents:
-                    // The envelope's detail, else the bare detail (see `ContactEvent.init(jsonData:)`).
-                    let detail = try root.object("detail") ?? root
-                    return try Self.nonEmpty(detail, detail.spelling("contactId", "ContactId"), or: "ContactId")
+            let root = finder.skipWhitespace(0)
+            guard root < message.count, message[root] == UInt8(ascii: "{") else {
+                throw ContactCenterDecodingError(path: "$", reason: "expected a JSON object at the top level")
+            }
+            switch self {
+            case .contactRecords:
+                return try Self.key(finder.member(["ContactId"], inObjectAt: root), path: "ContactId")
+            case .agentEvents:
+                return try Self.key(finder.member(["AgentARN"], inObjectAt: root), path: "AgentARN")
+            case .contactEvents:
+                // The envelope's detail, else the bare detail (see `ContactEvent.init(jsonData:)`).
+                if case (_, .object(let detail))? = try finder.member(["detail"], inObjectAt: root) {
+                    return try Self.key(
+                        finder.member(["contactId", "ContactId"], inObjectAt: detail), path: "detail.contactId",
+                        alternative: "ContactId")
                 }
+                return try Self.key(
+                    finder.member(["contactId", "ContactId"], inObjectAt: root), path: "contactId",
+                    alternative: "ContactId")
             }
         } catch let error as ContactCenterDecodingError {
             throw error.attributed(to: modelName)
         } catch {
             throw ContactCenterDecodingError(message: modelName, path: "$", reason: "\(error)")
+        }
+    }
+
+    /// The key of a payload that is exactly one JSON object (whitespace around it aside), read in
+    /// one walk of the object's structure: `nil` when the payload is not one object (it holds
+    /// several, or garbage: `JSONObjectSplitter` takes it apart), else the key or why there is none.
+    public func keyOfSingleObject(_ payload: UnsafeRawBufferPointer) -> Result<String, ContactCenterDecodingError>? {
+        let finder = JSONMemberFinder(bytes: payload)
+        let start = finder.skipWhitespace(0)
+        guard start < payload.count, payload[start] == UInt8(ascii: "{") else { return nil }
+        let names: [StaticString] =
+            switch self {
+            case .contactRecords: ["ContactId"]
+            case .agentEvents: ["AgentARN"]
+            case .contactEvents: ["detail", "contactId", "ContactId"]
+            }
+        guard let (found, end) = try? finder.walk(names, objectAt: start), finder.skipWhitespace(end) == payload.count
+        else { return nil }
+        switch found {
+        case (0, .object)? where self == .contactEvents:
+            // An envelope: the key is in its detail.
+            return Result { () throws(ContactCenterDecodingError) in try key(of: payload) }
+        case (0, _)? where self == .contactEvents:
+            return .failure(ContactCenterDecodingError(message: modelName, path: "detail", reason: "must be an object"))
+        default:
+            // A record's or an agent event's key, or a bare contact event detail's.
+            let path = names[self == .contactEvents ? 1 : 0].description
+            let alternative = self == .contactEvents ? "ContactId" : nil
+            return Result { () throws(ContactCenterDecodingError) in
+                try Self.key(found, path: path, alternative: alternative)
+            }.mapError { $0.attributed(to: modelName) }
         }
     }
 
@@ -59,13 +101,18 @@ public enum ConnectStream: String, Sendable, Hashable, CaseIterable, CustomStrin
         return try result.get()
     }
 
-    private static func nonEmpty(
-        _ reader: JSONObjectReader, _ name: StaticString, or alternative: StaticString? = nil
-    ) throws -> String {
-        let value = try alternative.map { try reader.requiredString(name, or: $0) } ?? reader.requiredString(name)
-        guard !value.isEmpty else {
-            throw ContactCenterDecodingError(path: reader.path(of: name), reason: "must not be empty")
+    /// The key from a found member: a non-empty string.
+    private static func key(
+        _ found: (Int, JSONMemberFinder.Value)?, path: String, alternative: String? = nil
+    ) throws(ContactCenterDecodingError) -> String {
+        guard let (_, value) = found else {
+            let also = alternative.map { " (and so is \($0))" } ?? ""
+            throw ContactCenterDecodingError(path: path, reason: "is required but is missing or null\(also)")
         }
-        return value
+        guard case .string(let key) = value else {
+            throw ContactCenterDecodingError(path: path, reason: "expected a string")
+        }
+        guard !key.isEmpty else { throw ContactCenterDecodingError(path: path, reason: "must not be empty") }
+        return key
     }
 }

@@ -18,24 +18,25 @@ struct KafkaRecordPublisher: RecordPublisher {
 
     func publish(_ records: [ReceivedRecord]) async throws(PublishFailure) {
         guard !records.isEmpty else { return }
-        // Chains of record indices, one per key, in request order.
-        var chains: [[Int]] = []
-        var chainOfKey: [[UInt8]: Int] = [:]
-        chainOfKey.reserveCapacity(records.count)
+        // Chains of records sharing a key (by a hash of it: a collision only joins two chains),
+        // linked in request order: `heads` start them, `next` continues them.
+        var next = [Int](repeating: -1, count: records.count)
+        var heads: [Int] = []
+        var last: [UInt64: Int] = [:]
+        last.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
-            if let chain = chainOfKey[record.key] {
-                chains[chain].append(index)
-            } else {
-                chainOfKey[record.key] = chains.count
-                chains.append([index])
-            }
+            let hash = Self.hash(record.key)
+            if let previous = last[hash] { next[previous] = index } else { heads.append(index) }
+            last[hash] = index
         }
         let producer = self.producer
         let topics = self.topics
+        let links = next
         let (failed, firstError) = await withTaskGroup(of: (Int, KafkaError?).self) { group in
-            for chain in chains {
+            for head in heads {
                 group.addTask {
-                    for (position, index) in chain.enumerated() {
+                    var index = head
+                    while index >= 0 {
                         let record = records[index]
                         do {
                             try await producer.send(
@@ -44,10 +45,17 @@ struct KafkaRecordPublisher: RecordPublisher {
                                 headers: ReceiverKafkaHeaders.headers(
                                     origin: record.origin, rejection: record.rejection))
                         } catch {
+                            // The key's later records are not sent: the whole request comes again.
+                            var failed = 0
+                            while index >= 0 {
+                                failed += 1
+                                index = links[index]
+                            }
                             let kafkaError =
                                 error as? KafkaError ?? KafkaError(code: .produce, message: String(describing: error))
-                            return (chain.count - position, kafkaError)
+                            return (failed, kafkaError)
                         }
+                        index = links[index]
                     }
                     return (0, nil)
                 }
@@ -64,6 +72,16 @@ struct KafkaRecordPublisher: RecordPublisher {
         throw PublishFailure(
             kind: firstError.underlyingName == "_QUEUE_FULL" ? .overloaded : .unavailable,
             failed: failed, total: records.count, message: firstError.description)
+    }
+
+    /// FNV-1a over the key's bytes.
+    private static func hash(_ key: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
     }
 }
 

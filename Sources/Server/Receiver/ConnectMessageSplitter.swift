@@ -16,13 +16,16 @@ struct ConnectMessageSplitter: Sendable {
         case .invalid(let reason, let excerpt):
             return [rejected(excerpt, reason: reason, requestId: requestId, origin: origin)]
         case .data(let payload):
-            // The usual record is one object: its key is read straight away, without splitting.
-            if payload.first == UInt8(ascii: "{"), payload.count <= maximumMessageBytes,
-                case .success(let key) = payload.withUnsafeBytes({ bytes in
-                    Result { () throws(ContactCenterDecodingError) in try stream.key(of: bytes) }
-                })
+            // The usual record is one object: keyed in one walk, without splitting.
+            if payload.count <= maximumMessageBytes,
+                let single = payload.withUnsafeBytes({ stream.keyOfSingleObject($0) })
             {
-                return [ReceivedRecord(stream: stream, key: Array(key.utf8), value: payload, origin: origin)]
+                switch single {
+                case .success(let key):
+                    return [ReceivedRecord(stream: stream, key: Array(key.utf8), value: payload, origin: origin)]
+                case .failure(let error):
+                    return [rejected(payload, reason: error.description, requestId: requestId, origin: origin)]
+                }
             }
             var splitter = JSONObjectSplitter()
             var chunks = splitter.feed(payload)

@@ -72,6 +72,10 @@ struct JSONStreamLexer {
             case .string(let isKey):
                 // The long run of plain bytes of a string, handed over in one piece.
                 var end = index
+                // Eight bytes at a time while none ends the run (a base64 text is one long run).
+                while end + 8 <= count, !Self.endsRun(bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
+                    end += 8
+                }
                 while end < count {
                     let byte = bytes[end]
                     if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
@@ -296,6 +300,19 @@ struct JSONStreamLexer {
     }
 
     // MARK: Bytes
+
+    /// Whether any byte of `word` is `"`, `\` or a control character (below 0x20).
+    @inline(__always)
+    private static func endsRun(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroBackslash = (backslash &- ones) & ~backslash
+        let control = (word &- ones &* 0x20) & ~word
+        return (zeroQuote | zeroBackslash | control) & high != 0
+    }
 
     private static func isScalarByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -1,0 +1,202 @@
+/// Finds one member of a JSON object without scanning the rest of the document: the receiver
+/// reads a message's Kafka key this way, at a fraction of the cost of a full scan.
+///
+/// It walks the object's members in order, skipping every other value (nested containers and
+/// strings included) byte by byte, eight at a time inside strings, and stops at the member it
+/// looks for. It checks only the structure it walks: a document malformed after the member (or
+/// inside a skipped string) is not noticed here; the decoders, which scan everything, refuse it.
+/// With duplicate names the first wins (the decoders, like `jsonb`, keep the last).
+struct JSONMemberFinder {
+    let bytes: UnsafeRawBufferPointer
+
+    /// What a value starts with.
+    enum Value: Equatable {
+        case string(String)
+        case object(start: Int)
+        case null
+        case other(UInt8)
+    }
+
+    /// The value of the first member among `names` that is present and not `null`, preferring
+    /// earlier names: `(index in names, value)`; `nil` when none is.
+    ///
+    /// - Parameter start: The offset of the object's `{`.
+    /// - Throws: ``ContactCenterDecodingError`` (path `$`) for a structure it cannot walk.
+    func member(_ names: [StaticString], inObjectAt start: Int) throws -> (Int, Value)? {
+        var position = start + 1
+        var fallback: (Int, Value)?
+        while true {
+            position = skipWhitespace(position)
+            guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+            if bytes[position] == UInt8(ascii: "}") { return fallback }
+            if bytes[position] == UInt8(ascii: ",") {
+                position = skipWhitespace(position + 1)
+                guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+            }
+            guard bytes[position] == UInt8(ascii: "\"") else {
+                throw malformed(position, "expected a member name in double quotes")
+            }
+            let nameEnd = try stringEnd(position)
+            let name = UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<nameEnd])
+            position = skipWhitespace(nameEnd + 1)
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw malformed(position, "expected ':' after a member name")
+            }
+            position = skipWhitespace(position + 1)
+            guard position < bytes.count else { throw malformed(position, "a member has no value") }
+            if let index = names.firstIndex(where: { Self.equals(name, $0) }) {
+                let value = try self.value(at: position)
+                if value != .null {
+                    if index == 0 { return (index, value) }
+                    if fallback.map({ index < $0.0 }) ?? true { fallback = (index, value) }
+                }
+            }
+            position = try skipValue(position)
+        }
+    }
+
+    /// Walks every member of the object at `start` (its `{`): the first member among `names`
+    /// present and not `null` (as ``member(_:inObjectAt:)``), and the offset just past the
+    /// object's `}`.
+    ///
+    /// - Throws: ``ContactCenterDecodingError`` (path `$`) for a structure it cannot walk.
+    func walk(_ names: [StaticString], objectAt start: Int) throws -> (found: (Int, Value)?, end: Int) {
+        var position = start + 1
+        var found: (Int, Value)?
+        while true {
+            position = skipWhitespace(position)
+            guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+            if bytes[position] == UInt8(ascii: "}") { return (found, position + 1) }
+            if bytes[position] == UInt8(ascii: ",") {
+                position = skipWhitespace(position + 1)
+                guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+            }
+            guard bytes[position] == UInt8(ascii: "\"") else {
+                throw malformed(position, "expected a member name in double quotes")
+            }
+            let nameEnd = try stringEnd(position)
+            let name = UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<nameEnd])
+            position = skipWhitespace(nameEnd + 1)
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw malformed(position, "expected ':' after a member name")
+            }
+            position = skipWhitespace(position + 1)
+            guard position < bytes.count else { throw malformed(position, "a member has no value") }
+            if let index = names.firstIndex(where: { Self.equals(name, $0) }), found.map({ index < $0.0 }) ?? true {
+                let value = try self.value(at: position)
+                if value != .null { found = (index, value) }
+            }
+            position = try skipValue(position)
+        }
+    }
+
+    /// The offset of the first non-whitespace byte at or after `position`.
+    func skipWhitespace(_ position: Int) -> Int {
+        var position = position
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): position += 1
+            default: return position
+            }
+        }
+        return position
+    }
+
+    // MARK: Values
+
+    private func value(at position: Int) throws -> Value {
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            let end = try stringEnd(position)
+            let contents = UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<end])
+            if !contents.contains(UInt8(ascii: "\\")) { return .string(String(decoding: contents, as: UTF8.self)) }
+            // Escapes are rare in keys: the strict scanner decodes them.
+            return .string(
+                try JSONDocument.parse(bytes: UnsafeRawBufferPointer(rebasing: bytes[position...end])) {
+                    $0.string(at: 0)
+                })
+        case UInt8(ascii: "{"): return .object(start: position)
+        case UInt8(ascii: "n"): return .null
+        case let byte: return .other(byte)
+        }
+    }
+
+    /// The offset just past the value at `position`.
+    func skipValue(_ position: Int) throws -> Int {
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            return try stringEnd(position) + 1
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var position = position
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "\""):
+                    position = try stringEnd(position)
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return position + 1 }
+                default:
+                    break
+                }
+                position += 1
+            }
+            throw malformed(position, "a container is not closed")
+        default:
+            var position = position
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: " "), UInt8(ascii: "\n"),
+                    UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                    return position
+                default:
+                    position += 1
+                }
+            }
+            return position
+        }
+    }
+
+    /// The offset of the closing quote of the string whose opening quote is at `position`.
+    private func stringEnd(_ position: Int) throws -> Int {
+        var position = position + 1
+        let count = bytes.count
+        while true {
+            // Eight bytes at a time while none is a quote or a backslash.
+            while position + 8 <= count,
+                !Self.hasQuoteOrBackslash(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            {
+                position += 8
+            }
+            guard position < count else { throw malformed(position, "a string is not closed") }
+            switch bytes[position] {
+            case UInt8(ascii: "\""): return position
+            case UInt8(ascii: "\\"): position += 2
+            default: position += 1
+            }
+        }
+    }
+
+    /// Whether any byte of `word` is `"` or `\`.
+    @inline(__always)
+    static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & high != 0
+    }
+
+    private static func equals(_ name: UnsafeRawBufferPointer, _ wanted: StaticString) -> Bool {
+        guard name.count == wanted.utf8CodeUnitCount else { return false }
+        return wanted.withUTF8Buffer { wanted in
+            name.elementsEqual(UnsafeRawBufferPointer(wanted))
+        }
+    }
+
+    private func malformed(_ position: Int, _ reason: String) -> ContactCenterDecodingError {
+        ContactCenterDecodingError(path: "$", reason: "malformed JSON at byte \(position): \(reason)")
+    }
+}
