@@ -15,18 +15,22 @@
 #      messages in Kafka, every agent and contact event is stored once, and the stored offsets
 #      equal the topics' ends (exactly once).
 # Prints the figures (hook calls, failures, time to ready per role, rows) and exits non-zero on
-# the first failed check. SWITCHBOARD_BINARY: the binary to run (default: a debug build).
+# the first failed check. SWITCHBOARD_BINARY and SWITCHBOARD_BENCH_BINARY: the binaries to run
+# (default: debug builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 ensure_packages haproxy
-if [ -n "${SWITCHBOARD_BINARY:-}" ]; then
+if [ -n "${SWITCHBOARD_BINARY:-}" ] && [ -n "${SWITCHBOARD_BENCH_BINARY:-}" ]; then
     binary=$SWITCHBOARD_BINARY
+    bench=$SWITCHBOARD_BENCH_BINARY
 else
-    log "building switchboard (debug)"
+    log "building switchboard and switchboard-bench (debug)"
     swift build --product switchboard
+    swift build --product switchboard-bench
     binary="$(swift build --show-bin-path)/switchboard"
+    bench="$(swift build --show-bin-path)/switchboard-bench"
 fi
 
 work=$(mktemp -d /tmp/switchboard-topology.XXXXXX)
@@ -183,10 +187,10 @@ wait "$pid_ingest_1" 2>/dev/null || true
 sleep 10
 kill -INT "$pid_simulator"
 wait "$pid_simulator" || true
-# Every message in the topics ($work/messages: topic partition offset), read back from the broker.
-for topic in contact-records agent-events contact-events; do
-    kcat -b "$bootstrap" -C -t "$topic" -e -q -f '%t %p %o\n' 2>/dev/null
-done >"$work/messages"
+# Every message in the topics ($work/messages: topic partition offset key), read back from the
+# broker through our own binding up to each partition's high watermark.
+"$bench" topic-dump --bootstrap "$bootstrap" --topic contact-records --topic agent-events \
+    --topic contact-events >"$work/messages" 2>"$work/topic-dump.log" || fail "reading the topics back failed"
 count_topic() { awk -v topic="$1" '$1 == topic' "$work/messages" | wc -l; }
 ctr_messages=$(count_topic contact-records)
 agent_messages=$(count_topic agent-events)
@@ -224,6 +228,10 @@ if [ "$agent_rows" -ne "$agent_messages" ]; then
         echo "  agent-events[$partition]: $(awk -v p="$partition" '$1 == "agent-events" && $2 == p' "$work/messages" | wc -l)" \
             "$(psql_value "SELECT count(*) FROM agent_event WHERE source_partition = $partition")" >&2
     done
+    awk '$1 == "agent-events" { print $2 "|" $3 }' "$work/messages" | sort >"$work/agent-read"
+    psql_value "SELECT source_partition || '|' || source_offset FROM agent_event" | sort >"$work/agent-stored"
+    echo "partition|offset read back (<) or stored (>) only:" >&2
+    diff "$work/agent-read" "$work/agent-stored" | head -n 20 >&2 || true
     fail "agent_event rows $agent_rows != $agent_messages messages"
 fi
 [ "$contact_rows" -eq "$contact_messages" ] || fail "contact_event rows $contact_rows != $contact_messages messages"

@@ -49,15 +49,23 @@ struct BenchIngestCommand: AsyncParsableCommand {
         messages.reserveCapacity(records)
         var newest: [String: (ContactTraceRecord, Int)] = [:]
         var bytes = 0
+        // The same records, in the same order, as an export file for `switchboard import`.
+        var export: [UInt8] = []
         for index in 0..<records {
             let isUpdate = index % 20 == 19
             let record = generator.contactRecord(index: isUpdate ? index - 7 : index, version: isUpdate ? 1 : 0)
             let value = Array(record.jsonData())
             bytes += value.count
             messages.append((Array(record.contactId.utf8), value))
+            export += value
+            export.append(UInt8(ascii: "\n"))
             newest[record.contactId] = (record, index)
         }
         let distinct = newest.count
+        let exportFile = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-import.json")
+        try Data(export).write(to: exportFile)
+        export = []
+        defer { try? FileManager.default.removeItem(at: exportFile) }
         print("generated \(records) CTRs (\(distinct) contacts), \(bytes / records) bytes on average")
 
         // 2. Produce them to the embedded cluster (untimed).
@@ -79,7 +87,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
 
         // 3. Ingest with a separate worker process; time from the first committed batch to the last.
         let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-        let (ingestRate, ingestSeconds, rss) = try await withThrowingTaskGroup(of: Void.self) { group in
+        let (ingestRate, ingestSeconds, rss, cpu) = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
             try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
@@ -97,6 +105,16 @@ struct BenchIngestCommand: AsyncParsableCommand {
             }
             var start: (ContinuousClock.Instant, Int)? = nil
             var end = ContinuousClock.now
+            // CPU seconds of the worker, this process (the embedded broker) and PostgreSQL's
+            // processes over the timed window.
+            var cpuAtStart = (worker: 0.0, broker: 0.0, postgres: 0.0)
+            var cpu = (worker: 0.0, broker: 0.0, postgres: 0.0)
+            func cpuNow() -> (worker: Double, broker: Double, postgres: Double) {
+                (
+                    ProcessSpawn.cpuSeconds(of: worker), ProcessSpawn.cpuSeconds(of: getpid()),
+                    ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres")
+                )
+            }
             let deadline = ContinuousClock.now + .seconds(900)
             while ContinuousClock.now < deadline {
                 let rows = try await client.query(
@@ -106,56 +124,122 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 var committed = 0
                 for try await value in rows.decode(Int.self) { committed = value }
                 let now = ContinuousClock.now
-                if start == nil && committed > 0 { start = (now, committed) }
+                if start == nil && committed > 0 {
+                    start = (now, committed)
+                    cpuAtStart = cpuNow()
+                }
                 if committed >= records {
                     end = now
+                    let cpuAtEnd = cpuNow()
+                    cpu = (
+                        cpuAtEnd.worker - cpuAtStart.worker, cpuAtEnd.broker - cpuAtStart.broker,
+                        cpuAtEnd.postgres - cpuAtStart.postgres
+                    )
                     break
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
             guard let (startTime, first) = start else { throw ValidationError("the worker ingested nothing") }
             let seconds = (end - startTime).inSeconds
-            return (Double(records - first) / seconds, seconds, ProcessSpawn.peakRSSMegabytes(of: worker))
+            return (Double(records - first) / seconds, seconds, ProcessSpawn.peakRSSMegabytes(of: worker), cpu)
         }
+        let timedRows = ingestRate * ingestSeconds / 1_000
         let megabytesPerSecond = ingestRate * Double(bytes) / Double(records) / 1_048_576
 
-        // 4. The reference: psql \copy of the same (newest) rows into a table of the same shape.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-copy.tsv")
-        var lines = newest.values.sorted { $0.1 < $1.1 }.map {
-            ContactRecordColumns.copyTextLine($0.0, partition: 0, offset: Int64($0.1))
+        // 4. The references: psql \copy of the same (newest) rows into a table of the same shape,
+        // from one connection, then from two at once (half the rows each): L, the limit.
+        let ordered = newest.values.sorted { $0.1 < $1.1 }
+        newest = [:]
+        let halves = [0, 1].map { half in
+            FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-copy-\(half).tsv")
         }
-        lines.append("")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let whole = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-copy.tsv")
+        defer { for file in halves + [whole] { try? FileManager.default.removeItem(at: file) } }
+        var lines = ordered.map { ContactRecordColumns.copyTextLine($0.0, partition: 0, offset: Int64($0.1)) }
+        try (lines.joined(separator: "\n") + "\n").write(to: whole, atomically: true, encoding: .utf8)
+        for (half, file) in halves.enumerated() {
+            let part = lines.enumerated().filter { $0.offset % 2 == half }.map(\.element)
+            try (part.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        }
         lines = []
         let columns = ContactRecordColumns.columnNames.joined(separator: ", ")
-        let psql = { (sql: String) throws -> Int32 in
-            ProcessSpawn.wait(
-                try ProcessSpawn.start(
-                    ["/usr/bin/psql", benchURL, "-v", "ON_ERROR_STOP=1", "-qc", sql],
-                    environment: ProcessInfo.processInfo.environment))
+        let psql = { (sql: String) throws -> pid_t in
+            try ProcessSpawn.start(
+                ["/usr/bin/psql", benchURL, "-v", "ON_ERROR_STOP=1", "-qc", sql],
+                environment: ProcessInfo.processInfo.environment)
         }
-        guard try psql("CREATE TABLE contact_record_copy (LIKE contact_record INCLUDING ALL)") == 0 else {
+        guard
+            await ProcessSpawn.exit(
+                of: try psql("CREATE TABLE contact_record_copy (LIKE contact_record INCLUDING ALL)")) == 0
+        else {
             throw ValidationError("creating the reference table failed")
         }
         let copyStart = ContinuousClock.now
-        guard try psql("\\copy contact_record_copy (\(columns)) FROM '\(file.path)'") == 0 else {
+        guard await ProcessSpawn.exit(of: try psql("\\copy contact_record_copy (\(columns)) FROM '\(whole.path)'")) == 0
+        else {
             throw ValidationError("psql \\copy failed")
         }
         let copySeconds = (ContinuousClock.now - copyStart).inSeconds
         let copyRate = Double(distinct) / copySeconds
-        try? FileManager.default.removeItem(at: file)
+        guard await ProcessSpawn.exit(of: try psql("TRUNCATE contact_record_copy; CHECKPOINT")) == 0 else {
+            throw ValidationError("emptying the reference table failed")
+        }
+        let copy2Start = ContinuousClock.now
+        let copies = try halves.map { try psql("\\copy contact_record_copy (\(columns)) FROM '\($0.path)'") }
+        for pid in copies {
+            guard await ProcessSpawn.exit(of: pid) == 0 else { throw ValidationError("psql \\copy failed") }
+        }
+        let copy2Seconds = (ContinuousClock.now - copy2Start).inSeconds
+        let copy2Rate = Double(distinct) / copy2Seconds
+
+        // 5. `switchboard import` of the same records (all versions, in order) into a fresh schema.
+        database.database = "switchboard_bench_import"
+        let importURL = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await adminClient.run() }
+            defer { group.cancelAll() }
+            try await TestDatabase.recreate("switchboard_bench_import", admin: adminClient)
+        }
+        var importEnvironment = ProcessInfo.processInfo.environment
+        importEnvironment["SWITCHBOARD_DATABASE_URL"] = importURL
+        importEnvironment["SWITCHBOARD_LOG_LEVEL"] = "warning"
+        guard
+            await ProcessSpawn.exit(
+                of: try ProcessSpawn.start([BenchBinaries.switchboard, "migrate"], environment: importEnvironment)) == 0
+        else { throw ValidationError("switchboard migrate failed") }
+        let importStart = ContinuousClock.now
+        let importUsage = await ProcessSpawn.usage(
+            of: try ProcessSpawn.start(
+                [BenchBinaries.switchboard, "import", exportFile.path], environment: importEnvironment))
+        let importSeconds = (ContinuousClock.now - importStart).inSeconds
+        guard importUsage.status == 0 else {
+            throw ValidationError("switchboard import failed (\(importUsage.status))")
+        }
+        let importRate = Double(records) / importSeconds
 
         let ratio = ingestRate / copyRate
+        let ratioL = ingestRate / copy2Rate
+        let ratioImport = importRate / ingestRate
         print(
             String(
                 format: """
                     ingest: %d CTRs (%d contacts) in %.2f s = %.0f rows/s, %.1f MB/s, worker peak RSS %.0f MB
-                    psql \\copy reference: %d rows in %.2f s = %.0f rows/s
-                    ratio ingest / copy = %.2f
-                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f
+                    CPU seconds per 1,000 rows while ingesting: worker %.3f, broker (this process) %.3f, PostgreSQL %.3f, total %.3f (%.2f cores busy of 2)
+                    psql \\copy reference, one connection: %d rows in %.2f s = %.0f rows/s
+                    psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s
+                    switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
+                    ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f
+                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f
                     """,
-                records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss, distinct, copySeconds, copyRate,
-                ratio, ingestRate, copyRate, ratio, rss
+                records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
+                cpu.worker / timedRows, cpu.broker / timedRows, cpu.postgres / timedRows,
+                (cpu.worker + cpu.broker + cpu.postgres) / timedRows,
+                (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds,
+                distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
+                records, importSeconds, importRate, importUsage.peakRSSMegabytes, importUsage.cpuSeconds,
+                ratio, ratioL, ratioImport,
+                ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
+                importUsage.peakRSSMegabytes
             )
         )
     }

@@ -7,11 +7,11 @@ struct SwitchboardBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard-bench",
         abstract:
-            "Benchmarks and load generators for Switchboard (make bench-ingest, bench-hook, bench-console, bench-receiver).",
+            "Benchmarks, load generators and test tools for Switchboard (make bench-ingest, bench-hook, bench-console, bench-receiver).",
         subcommands: [
             BenchIngestCommand.self, BenchHookEvalCommand.self, BenchHookServeCommand.self, BenchConsoleCommand.self,
             BenchReceiverCommand.self,
-            ConsoleDemoCommand.self,
+            ConsoleDemoCommand.self, TopicDumpCommand.self,
         ]
     )
 }

@@ -55,6 +55,60 @@ public enum ProcessSpawn {
         return 128 + (status & 0x7F)
     }
 
+    /// What a process used, from `wait4`'s resource usage.
+    public struct Usage: Sendable {
+        /// Its exit status, or 128 + the signal that ended it.
+        public var status: Int32
+        /// Its peak resident set size.
+        public var peakRSSMegabytes: Double
+        /// User and system CPU time it used.
+        public var cpuSeconds: Double
+    }
+
+    /// Waits for `pid` to exit (off the cooperative pool, like ``exit(of:)``) and returns what it
+    /// used.
+    public static func usage(of pid: pid_t) async -> Usage {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                var usage = rusage()
+                while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+                let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+                let cpu =
+                    Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+                    + Double(usage.ru_stime.tv_usec) / 1e6
+                continuation.resume(
+                    returning: Usage(status: exit, peakRSSMegabytes: Double(usage.ru_maxrss) / 1024, cpuSeconds: cpu))
+            }
+        }
+    }
+
+    /// User and system CPU time a live process used so far (`/proc/<pid>/stat`), or 0.
+    public static func cpuSeconds(of pid: pid_t) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return 0 }
+        // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// CPU time used so far by every live process whose command name is `name` (for example the
+    /// PostgreSQL server's processes).
+    public static func cpuSeconds(ofProcessesNamed name: String) -> Double {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
+        var total = 0.0
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                let comm = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
+                comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
+            else { continue }
+            total += cpuSeconds(of: pid)
+        }
+        return total
+    }
+
     /// Runs a shell command (bash), returning its exit status; output goes to `output`.
     @discardableResult
     public static func shell(_ command: String, output: String = "/tmp/switchboard-shell.log") async throws -> Int32 {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Roles
+import Storage
 
 /// `switchboard import FILE...`: loads CTR files exported by Amazon Connect (Firehose to S3)
 /// through ``CTRImport``.
@@ -14,14 +15,17 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "CTR export files.")
     var files: [String]
 
-    @Option(help: "Records per transaction.")
-    var batchSize = 2_000
+    @Option(
+        help:
+            "Records read per batch (default: SWITCHBOARD_INGEST_BATCH_RECORDS); each lane writes its part in one transaction."
+    )
+    var batchSize: Int?
 
     func validate() throws {
         for file in files where !FileManager.default.isReadableFile(atPath: file) {
             throw ValidationError("cannot read \(file)")
         }
-        guard batchSize > 0 else { throw ValidationError("--batch-size must be positive") }
+        guard (batchSize ?? 1) > 0 else { throw ValidationError("--batch-size must be positive") }
     }
 
     func run() async throws {
@@ -29,9 +33,11 @@ struct ImportCommand: AsyncParsableCommand {
         LoggingSetup.bootstrap(settings)
         let files = self.files
         let analysts = AnalystSetup(settings: settings, logger: Logger(label: "switchboard"))
+        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let batchSize = self.batchSize ?? settings.ingestBatchRecords
         let outcome = try await OneShotDatabase.run(settings, analysts: analysts) { client, logger in
             try await CTRImport(settings: settings, batchSize: batchSize, flows: analysts.flows()).run(
-                files: files, client: client, logger: logger)
+                files: files, database: database, client: client, logger: logger)
         }
         let summary = outcome.summary
         print(

@@ -21,45 +21,65 @@ public struct JSONObjectSplitter: Sendable {
     public init() {}
 
     /// Feeds more bytes; returns the objects (and garbage runs) completed by them.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [[UInt8]] {
+    public mutating func feed(_ bytes: [UInt8]) -> [[UInt8]] {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Feeds more bytes; returns the objects (and garbage runs) completed by them.
+    public mutating func feed(_ bytes: ArraySlice<UInt8>) -> [[UInt8]] {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Feeds more bytes; returns the objects (and garbage runs) completed by them.
+    ///
+    /// A concrete buffer, not a generic sequence: this loop runs once per byte of an import (a
+    /// generic called from another module runs unspecialized, through witness tables per byte).
+    /// Bytes of an object are copied in whole runs, not one at a time.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [[UInt8]] {
         var completed: [[UInt8]] = []
-        for byte in bytes {
+        let count = bytes.count
+        // Bytes of `bytes` from `runStart` belong to the open object or garbage run (when there is
+        // one) and are not yet in `current`.
+        var runStart = 0
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
             let lineStart = atLineStart
             atLineStart = byte == UInt8(ascii: "\n")
             if inGarbage {
                 if byte == UInt8(ascii: "\n") {
-                    completed.append(current)
-                    current.removeAll(keepingCapacity: true)
+                    completed.append(take(bytes, from: runStart, to: index))
                     inGarbage = false
-                } else {
-                    current.append(byte)
                 }
+                index += 1
                 continue
             }
             if depth == 0 {
                 switch byte {
-                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): break
                 case UInt8(ascii: "{"):
                     depth = 1
-                    current.append(byte)
+                    runStart = index
                 default:
                     inGarbage = true
-                    current.append(byte)
+                    runStart = index
                 }
+                index += 1
                 continue
             }
-            if byte == UInt8(ascii: "{") && lineStart && !inString && depth > 0 {
+            if byte == UInt8(ascii: "{") && lineStart && !inString {
                 // The open object was truncated: return it as it is and start over.
-                while let last = current.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
-                    current.removeLast()
+                var truncated = take(bytes, from: runStart, to: index)
+                while let last = truncated.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+                    truncated.removeLast()
                 }
-                completed.append(current)
-                current = [byte]
+                completed.append(truncated)
+                runStart = index
                 depth = 1
                 escaped = false
+                index += 1
                 continue
             }
-            current.append(byte)
             if inString {
                 if escaped {
                     escaped = false
@@ -68,6 +88,7 @@ public struct JSONObjectSplitter: Sendable {
                 } else if byte == UInt8(ascii: "\"") {
                     inString = false
                 }
+                index += 1
                 continue
             }
             switch byte {
@@ -75,14 +96,26 @@ public struct JSONObjectSplitter: Sendable {
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
-                if depth == 0 {
-                    completed.append(current)
-                    current.removeAll(keepingCapacity: true)
-                }
+                if depth == 0 { completed.append(take(bytes, from: runStart, to: index + 1)) }
             default: break
             }
+            index += 1
+        }
+        if depth > 0 || inGarbage, runStart < count {
+            current.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<count]))
         }
         return completed
+    }
+
+    /// The open chunk: what earlier feeds left in `current` and `bytes[start..<end]`; `current`
+    /// is empty afterwards.
+    private mutating func take(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> [UInt8] {
+        let run = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        guard !current.isEmpty else { return Array(run) }
+        var chunk: [UInt8] = []
+        swap(&chunk, &current)
+        chunk.append(contentsOf: run)
+        return chunk
     }
 
     /// Ends the stream: an unfinished object or garbage run, if any, is returned as a last chunk.

@@ -22,62 +22,125 @@ public struct CTRImport: Sendable {
 
     let settings: Settings
     let batchSize: Int
+    let lanes: Int
     let flows: FlowSet?
 
     /// - Parameters:
-    ///   - settings: Topics and the largest accepted record.
-    ///   - batchSize: Records per transaction.
+    ///   - settings: Topics, the largest accepted record, and the lanes (`SWITCHBOARD_INGEST_LANES`).
+    ///   - batchSize: Records read per batch (spread over the lanes, one transaction per lane).
     ///   - flows: The stores whose business days are rewritten after the import (imported years
     ///     need theirs); `nil` leaves them as they are.
     public init(settings: Settings, batchSize: Int, flows: FlowSet? = nil) {
         self.settings = settings
         self.batchSize = batchSize
+        self.lanes = settings.ingestLanes
         self.flows = flows
     }
 
-    /// Imports `files` through `client`, drawing a progress bar on a terminal.
+    /// Imports `files` into `database` (through `client` for the business days), drawing a
+    /// progress bar on a terminal.
+    ///
+    /// The records take the stream's write path: an ``IngestPipeline`` (same lanes, batches,
+    /// version guard and dead letters) without offsets, reading and decoding the next records
+    /// while the lanes write. Each record gets a pseudo-partition from its ContactId (a stable
+    /// hash), so every copy of a contact goes through the same lane, in file order.
     ///
     /// - Throws: File errors, or what the writer throws.
-    public func run(files: [String], client: PostgresClient, logger: Logger) async throws -> Outcome {
-        let writer = IngestWriter(client: client, group: "import", logger: logger)
-        let decoder = IngestDecoder(topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes)
-        let totalBytes = files.reduce(Int64(0)) { total, file in
-            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0)
-        }
-        var progress = ImportProgress(totalBytes: totalBytes)
-        var summary = IngestWriteSummary()
-        for file in files {
-            let reader = try CompressedFileReader(path: file)
-            let topic = IngestDecoder.importTopicPrefix + URL(fileURLWithPath: file).lastPathComponent
-            var splitter = JSONObjectSplitter()
-            var pending: [SourceRecord] = []
-            var index: Int64 = 0
-            func flush() async throws {
-                guard !pending.isEmpty else { return }
-                let written = try await writer.write(decoder.decode(pending), claims: nil)
-                summary.contactRecordsWritten += written.contactRecordsWritten
-                summary.contactRecordsOutdated += written.contactRecordsOutdated
-                summary.deadLettersWritten += written.deadLettersWritten
-                progress.advance(records: pending.count, bytesRead: reader.compressedBytesRead)
-                pending.removeAll(keepingCapacity: true)
-            }
-            while let chunk = try reader.read() {
-                for object in splitter.feed(chunk) {
-                    pending.append(SourceRecord(topic: topic, partition: -1, offset: index, key: nil, value: object))
-                    index += 1
-                }
-                if pending.count >= batchSize { try await flush() }
-            }
-            if let tail = splitter.finish() {
-                pending.append(SourceRecord(topic: topic, partition: -1, offset: index, key: nil, value: tail))
-            }
-            try await flush()
-            progress.finishFile()
-        }
-        progress.finish()
+    public func run(
+        files: [String], database: DatabaseConfiguration, client: PostgresClient, logger: Logger
+    ) async throws -> Outcome {
+        let pipeline = IngestPipeline(
+            configuration: .init(
+                group: "import",
+                lanes: lanes,
+                decoder: IngestDecoder(
+                    topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes),
+                maximumRecordsInFlight: batchSize * (lanes + 1),
+                storesOffsets: false
+            ),
+            client: client,
+            database: database,
+            logger: logger
+        )
+        let source = try ImportFileSource(files: files, batchSize: batchSize)
+        try await pipeline.run(source: source, isStopping: { false })
+        let records = await source.finish()
         if let flows {
             try await AnalystCalendar.syncBusinessDays(client: client, flows: flows, logger: logger)
         }
-        return Outcome(records: progress.records, summary: summary)
+        return Outcome(records: records, summary: pipeline.totals)
+    }
+}
+
+/// The import's records, read from the files one batch at a time.
+actor ImportFileSource: IngestSource {
+    /// Pseudo-partitions of imported records (spread over the lanes by ContactId).
+    static let partitions: UInt32 = 16
+
+    private var files: ArraySlice<String>
+    private let batchSize: Int
+    private var progress: ImportProgress
+    private var reader: CompressedFileReader?
+    private var topic = ""
+    private var splitter = JSONObjectSplitter()
+    private var index: Int64 = 0
+    private var pending: [SourceRecord] = []
+
+    init(files: [String], batchSize: Int) throws {
+        self.files = files[...]
+        self.batchSize = batchSize
+        let totalBytes = files.reduce(Int64(0)) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0)
+        }
+        progress = ImportProgress(totalBytes: totalBytes)
+    }
+
+    func nextBatch() async throws -> [SourceRecord]? {
+        while pending.count < batchSize {
+            if reader == nil {
+                guard let file = files.popFirst() else { break }
+                reader = try CompressedFileReader(path: file)
+                topic = IngestDecoder.importTopicPrefix + URL(fileURLWithPath: file).lastPathComponent
+                index = 0
+            }
+            guard let reader else { break }
+            if let chunk = try reader.read() {
+                for object in splitter.feed(chunk) { append(object) }
+            } else {
+                if let tail = splitter.finish() { append(tail) }
+                progress.advance(records: 0, bytesRead: reader.compressedBytesRead)
+                progress.finishFile()
+                self.reader = nil
+            }
+        }
+        guard !pending.isEmpty else { return nil }
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        progress.advance(records: batch.count, bytesRead: reader?.compressedBytesRead ?? 0)
+        return batch
+    }
+
+    /// Ends the progress bar; returns the records read.
+    func finish() -> Int {
+        progress.finish()
+        return progress.records
+    }
+
+    private func append(_ object: [UInt8]) {
+        pending.append(
+            SourceRecord(
+                topic: topic, partition: Self.partition(of: object), offset: index, key: nil, value: object))
+        index += 1
+    }
+
+    /// The pseudo-partition of a record: FNV-1a of its ContactId, or `-1` without one (it goes
+    /// to the dead-letter table anyway).
+    static func partition(of object: [UInt8]) -> Int32 {
+        guard let contactId = try? ConnectStream.contactRecords.key(of: object) else { return -1 }
+        var hash: UInt32 = 2_166_136_261
+        for byte in contactId.utf8 {
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+        }
+        return Int32(hash % partitions)
     }
 }

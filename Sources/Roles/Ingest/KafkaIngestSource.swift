@@ -13,7 +13,7 @@ struct KafkaIngestSource: IngestSource, KafkaAssignmentHandler {
     let consumer: ConsumerReference
     let logger: Logger
 
-    func nextBatch() async throws -> [SourceRecord] {
+    func nextBatch() async throws -> [SourceRecord]? {
         guard let consumer = consumer.value else { return [] }
         let batch = try await consumer.poll(maxRecords: maxRecords, maxWait: maxWait)
         for error in batch.errors {
@@ -61,7 +61,7 @@ struct KafkaIngestSource: IngestSource, KafkaAssignmentHandler {
     }
 
     func partitionsRevoked(_ partitions: [TopicPartition], lost: Bool) async {
-        pipeline.release(partitions.map { PartitionKey(topic: $0.topic, partition: $0.partition) })
+        await pipeline.release(partitions.map { PartitionKey(topic: $0.topic, partition: $0.partition) })
     }
 }
 

@@ -8,7 +8,7 @@ extension IngestPipeline {
     /// before the first: a retry of a batch that an abandoned attempt committed after all is
     /// recognized by the offsets' compare-and-set and not written again.
     func writeWithRetry(_ batch: IngestBatch) async throws {
-        let claims = self.claims.withLockedValue { $0 }
+        let claims = configuration.storesOffsets ? self.claims.withLockedValue { $0 } : nil
         var backoff = Duration.milliseconds(100)
         var failures = 0
         let clock = ContinuousClock()
@@ -17,13 +17,18 @@ extension IngestPipeline {
             let start = clock.now
             do {
                 let summary = try await writeWithDeadline(batch, claims: claims)
-                advance(claims, past: batch)
+                if let claims { advance(claims, past: batch) }
                 metrics.record(batch: batch, summary: summary, duration: clock.now - start)
                 healthState.withLockedValue { state in
                     state.health.databaseWritable = true
                     state.health.lastError = nil
                     state.health.batchesWritten += 1
                     state.health.recordsWritten += batch.sourceRecordCount
+                    state.totals.contactRecordsWritten += summary.contactRecordsWritten
+                    state.totals.contactRecordsOutdated += summary.contactRecordsOutdated
+                    state.totals.agentEventsWritten += summary.agentEventsWritten
+                    state.totals.contactEventsWritten += summary.contactEventsWritten
+                    state.totals.deadLettersWritten += summary.deadLettersWritten
                 }
                 if summary.alreadyWritten {
                     metrics.alreadyWrittenBatches.increment()
@@ -68,7 +73,7 @@ extension IngestPipeline {
     /// ``WriteConnections``), so the task group ends right after the deadline: the abandoned
     /// transaction's connection is closed and PostgreSQL rolls it back, unless its `COMMIT` was
     /// already sent, in which case the retry finds its offsets stored.
-    func writeWithDeadline(_ batch: IngestBatch, claims: [PartitionKey: PartitionClaim]) async throws
+    func writeWithDeadline(_ batch: IngestBatch, claims: [PartitionKey: PartitionClaim]?) async throws
         -> IngestWriteSummary
     {
         let timeout = configuration.writeTimeout

@@ -6,10 +6,12 @@ import PostgresNIO
 /// Where the ingest gets its records: one pull-based batch at a time.
 ///
 /// Declared here and implemented by the executable over the Kafka consumer, so that Storage does
-/// not import the Kafka adapter. Rebalances happen inside ``nextBatch()``, between writes.
+/// not import the Kafka adapter. Rebalances happen inside ``nextBatch()``, while the lanes write
+/// what was taken before (``IngestPipeline/release(_:)`` waits for a revoked partition's writes).
 public protocol IngestSource: Sendable {
-    /// The next batch of records (possibly empty after a bounded wait).
-    func nextBatch() async throws -> [SourceRecord]
+    /// The next batch of records (possibly empty after a bounded wait), or `nil` when the source
+    /// has no more (a file import at its end; a Kafka source never ends).
+    func nextBatch() async throws -> [SourceRecord]?
 
     /// Told after each commit in PostgreSQL, with the partitions' next offsets it stored (the
     /// truth for exactly-once). A Kafka source mirrors them to the broker for lag tooling; it
@@ -52,6 +54,13 @@ public final class IngestPipeline: Sendable {
         /// pipeline counts as stalled (``Health/isStalled``); by default two write timeouts and a
         /// retry pause, longer than any batch waits while writes work or fail visibly.
         public var stallThreshold: Duration
+        /// The most source records taken and not yet written (decoded, queued for a lane, or
+        /// being written). The source is not asked for more until writes bring it below: with
+        /// the source's own buffer, this bounds the pipeline's memory.
+        public var maximumRecordsInFlight: Int
+        /// Whether every batch stores its partitions' next offsets under the claims (the Kafka
+        /// ingest); `false` for sources without offsets (file imports).
+        public var storesOffsets: Bool
 
         /// Creates a configuration.
         public init(
@@ -60,7 +69,9 @@ public final class IngestPipeline: Sendable {
             decoder: IngestDecoder = IngestDecoder(),
             maximumBackoff: Duration = .seconds(1),
             writeTimeout: Duration = .seconds(10),
-            stallThreshold: Duration? = nil
+            stallThreshold: Duration? = nil,
+            maximumRecordsInFlight: Int = 16_000,
+            storesOffsets: Bool = true
         ) {
             self.group = group
             self.lanes = max(1, lanes)
@@ -68,6 +79,8 @@ public final class IngestPipeline: Sendable {
             self.maximumBackoff = maximumBackoff
             self.writeTimeout = writeTimeout
             self.stallThreshold = stallThreshold ?? writeTimeout * 2 + maximumBackoff
+            self.maximumRecordsInFlight = max(1, maximumRecordsInFlight)
+            self.storesOffsets = storesOffsets
         }
     }
 
@@ -110,9 +123,24 @@ public final class IngestPipeline: Sendable {
     /// What ``health`` is computed from.
     struct HealthState {
         var health = Health()
-        /// When each batch taken from the source and not yet written was taken, oldest first
-        /// (writes finish in the order batches were taken).
-        var unwritten: [ContinuousClock.Instant] = []
+        /// The batches taken from the source and not yet written, by number: when each was taken
+        /// and how many of its lane parts are still to be written.
+        var unwritten: [Int: (taken: ContinuousClock.Instant, parts: Int)] = [:]
+        /// The number of the next batch taken.
+        var nextBatch = 0
+        /// Source records taken and not yet written.
+        var recordsInFlight = 0
+        /// Per partition, its lane parts taken and not yet written.
+        var partsInFlight: [PartitionKey: Int] = [:]
+        /// What every write since start did, summed.
+        var totals = IngestWriteSummary()
+    }
+
+    /// One lane's part of a batch taken from the source, decoded.
+    struct LaneWork: Sendable {
+        /// The number of the source batch it belongs to.
+        var batchNumber: Int
+        var batch: IngestBatch
     }
 
     /// Creates a pipeline that claims partitions through `client` and writes batches on
@@ -131,11 +159,14 @@ public final class IngestPipeline: Sendable {
         let now = ContinuousClock.now
         return healthState.withLockedValue { state in
             var health = state.health
-            health.oldestUnwrittenBatchAge = state.unwritten.first.map { now - $0 }
+            health.oldestUnwrittenBatchAge = state.unwritten.values.map(\.taken).min().map { now - $0 }
             health.isStalled = (health.oldestUnwrittenBatchAge ?? .zero) > configuration.stallThreshold
             return health
         }
     }
+
+    /// What every write since start did, summed (an import's outcome).
+    public var totals: IngestWriteSummary { healthState.withLockedValue { $0.totals } }
 
     /// Claims partitions assigned to this worker and returns where each resumes (`nil`: from the
     /// beginning). Call from the source's assignment handler.
@@ -153,19 +184,32 @@ public final class IngestPipeline: Sendable {
         try await offsets.nextOffsets()
     }
 
-    /// Forgets partitions revoked from this worker: nothing more is written for them.
-    public func release(_ partitions: [PartitionKey]) {
+    /// Forgets partitions revoked from this worker, after the lanes wrote what was taken of them
+    /// (at most ``Configuration/writeTimeout`` later): their new owner then resumes after it,
+    /// instead of fencing this worker's late writes. Nothing more is written for them.
+    public func release(_ partitions: [PartitionKey]) async {
+        let deadline = ContinuousClock.now + configuration.writeTimeout
+        while ContinuousClock.now < deadline, !Task.isCancelled {
+            let pending = healthState.withLockedValue { state in
+                partitions.contains { state.partsInFlight[$0] != nil }
+            }
+            guard pending else { break }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         claims.withLockedValue { current in
             for partition in partitions { current[partition] = nil }
         }
     }
 
-    /// Pulls and writes batches until `isStopping` returns `true` after a batch, the task is
-    /// cancelled, or a write is fenced.
+    /// Pulls and writes batches until `isStopping` returns `true` after a batch, the source is
+    /// exhausted (`nextBatch()` returns `nil`), the task is cancelled, or a write is fenced.
     ///
-    /// Decoding the next batch overlaps with writing the previous one (the client's and the
-    /// server's work run in parallel), but writes stay strictly in order: batch N+1 is written
-    /// only after batch N committed, so every partition's offsets only move forward.
+    /// Each lane writes its own queue of batches, one transaction after the other, without
+    /// waiting for the other lanes, so every lane's connection stays busy while the records of
+    /// the next batches are pulled and decoded. A partition always hashes onto the same lane, so
+    /// its batches are written strictly in order and its offsets only move forward. At most
+    /// ``Configuration/maximumRecordsInFlight`` source records are taken and not yet written.
+    /// When stopping, what was taken is written first.
     ///
     /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now; errors of
     ///   the source.
@@ -174,94 +218,137 @@ public final class IngestPipeline: Sendable {
             forgetUnwritten()
             connections.closeIdle()
         }
-        try await withThrowingTaskGroup(of: Void.self) { reporting in
-            reporting.addTask { await self.reportUnwrittenAge() }
-            defer { reporting.cancelAll() }
-            try await pump(source: source, isStopping: isStopping)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            var queues: [AsyncStream<LaneWork>.Continuation] = []
+            for _ in 0..<configuration.lanes {
+                let (queue, input) = AsyncStream<LaneWork>.makeStream()
+                queues.append(input)
+                group.addTask {
+                    defer { wake.yield() }
+                    for await work in queue {
+                        try await self.writeWithRetry(work.batch)
+                        self.written(work)
+                        if self.configuration.storesOffsets { source.committed(work.batch.nextOffsets) }
+                        wake.yield()
+                    }
+                }
+            }
+            group.addTask {
+                defer { for input in queues { input.finish() } }
+                try await self.pump(source: source, into: queues, wakeups: wakeups, isStopping: isStopping)
+            }
+            group.addTask { await self.reportUnwrittenAge() }
+            // The first lane or pump failure ends the run (the others are cancelled); the pump
+            // ends normally when stopping, the lanes once their queues are written.
+            var running = configuration.lanes + 1
+            while running > 0, try await group.next() != nil { running -= 1 }
+            group.cancelAll()
         }
     }
 
     /// Decodes and writes one batch of records (the whole batch commits, lane by lane).
     public func process(_ records: [SourceRecord]) async throws {
-        taken()
+        let lanes = await decode(records, number: taken(records.count))
         defer { forgetUnwritten() }
-        try await write(await decode(records))
-    }
-
-    private func pump(source: some IngestSource, isStopping: @escaping @Sendable () -> Bool) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            var writing = false
-            while !Task.isCancelled && !isStopping() {
-                let records = try await source.nextBatch()
-                guard !records.isEmpty else {
-                    if writing {
-                        try await group.next()
-                        writing = false
-                    }
-                    continue
-                }
-                taken()
-                let lanes = await decode(records)
-                if writing { try await group.next() }
+            for (_, work) in lanes {
                 group.addTask {
-                    try await self.write(lanes)
-                    var committed: [PartitionKey: Int64] = [:]
-                    for lane in lanes { committed.merge(lane.nextOffsets) { max($0, $1) } }
-                    source.committed(committed)
+                    try await self.writeWithRetry(work.batch)
+                    self.written(work)
                 }
-                writing = true
             }
             try await group.waitForAll()
         }
     }
 
-    /// Spreads records over the lanes (by partition) and decodes each lane concurrently.
-    private func decode(_ records: [SourceRecord]) async -> [IngestBatch] {
+    /// Pulls batches from the source, decodes them and queues each lane's part, while fewer than
+    /// ``Configuration/maximumRecordsInFlight`` records are taken and not yet written.
+    private func pump(
+        source: some IngestSource,
+        into queues: [AsyncStream<LaneWork>.Continuation],
+        wakeups: AsyncStream<Void>,
+        isStopping: @escaping @Sendable () -> Bool
+    ) async throws {
+        var wakeup = wakeups.makeAsyncIterator()
+        let limit = configuration.maximumRecordsInFlight
+        while !Task.isCancelled && !isStopping() {
+            while healthState.withLockedValue({ $0.recordsInFlight }) >= limit {
+                // A lane wakes the pump after each write (and when it ends).
+                guard await wakeup.next() != nil, !Task.isCancelled else { return }
+            }
+            guard let records = try await source.nextBatch() else { return }
+            guard !records.isEmpty else { continue }
+            for work in await decode(records, number: taken(records.count)) {
+                queues[work.lane].yield(work.work)
+            }
+        }
+    }
+
+    /// Spreads records over the lanes (by partition) and decodes each lane's part concurrently.
+    private func decode(_ records: [SourceRecord], number: Int) async -> [(lane: Int, work: LaneWork)] {
         let laneCount = configuration.lanes
         var lanes = [[SourceRecord]](repeating: [], count: laneCount)
         for record in records {
-            let lane = laneCount == 1 ? 0 : Int(UInt(bitPattern: record.partitionKey.hashValue) % UInt(laneCount))
-            lanes[lane].append(record)
+            lanes[lane(of: record.partitionKey)].append(record)
         }
         let decoder = configuration.decoder
-        return await withTaskGroup(of: IngestBatch.self) { group in
-            for lane in lanes where !lane.isEmpty {
-                group.addTask { decoder.decode(lane) }
+        let parts = await withTaskGroup(of: (Int, IngestBatch).self) { group in
+            for (lane, part) in lanes.enumerated() where !part.isEmpty {
+                group.addTask { (lane, decoder.decode(part)) }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
+        healthState.withLockedValue { state in
+            state.unwritten[number]?.parts = parts.count
+            for (_, batch) in parts {
+                for partition in batch.nextOffsets.keys { state.partsInFlight[partition, default: 0] += 1 }
+            }
+        }
+        return parts.map { (lane: $0.0, work: LaneWork(batchNumber: number, batch: $0.1)) }
     }
 
-    /// Writes the lanes' batches concurrently, each in its own transaction.
-    private func write(_ batches: [IngestBatch]) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for batch in batches {
-                group.addTask { try await self.writeWithRetry(batch) }
-            }
-            try await group.waitForAll()
-        }
-        written()
+    /// The lane that writes a partition's records.
+    func lane(of partition: PartitionKey) -> Int {
+        let count = configuration.lanes
+        return count == 1 ? 0 : Int(UInt(bitPattern: partition.hashValue) % UInt(count))
     }
 }
 
 extension IngestPipeline {
-    /// A batch was taken from the source.
-    fileprivate func taken() {
+    /// A batch of `records` source records was taken from the source; returns its number.
+    fileprivate func taken(_ records: Int) -> Int {
         let now = ContinuousClock.now
-        healthState.withLockedValue { $0.unwritten.append(now) }
+        return healthState.withLockedValue { state in
+            let number = state.nextBatch
+            state.nextBatch += 1
+            state.unwritten[number] = (now, 1)
+            state.recordsInFlight += records
+            return number
+        }
     }
 
-    /// The oldest batch taken was written.
-    fileprivate func written() {
+    /// A lane's part of a batch was written (the batch is written once all its parts are).
+    fileprivate func written(_ work: LaneWork) {
         healthState.withLockedValue { state in
-            if !state.unwritten.isEmpty { state.unwritten.removeFirst() }
+            state.recordsInFlight -= work.batch.sourceRecordCount
+            for partition in work.batch.nextOffsets.keys {
+                let parts = (state.partsInFlight[partition] ?? 1) - 1
+                state.partsInFlight[partition] = parts > 0 ? parts : nil
+            }
+            guard let entry = state.unwritten[work.batchNumber] else { return }
+            state.unwritten[work.batchNumber] = entry.parts > 1 ? (entry.taken, entry.parts - 1) : nil
         }
         metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.seconds ?? 0)
     }
 
     /// No batch waits any more (the pipeline stopped).
     fileprivate func forgetUnwritten() {
-        healthState.withLockedValue { $0.unwritten = [] }
+        healthState.withLockedValue { state in
+            state.unwritten = [:]
+            state.recordsInFlight = 0
+            state.partsInFlight = [:]
+        }
         metrics.oldestUnwrittenBatchAge.record(0)
     }
 

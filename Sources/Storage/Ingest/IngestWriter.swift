@@ -129,7 +129,10 @@ public struct IngestWriter: Sendable {
         let records = batch.contactRecords
         guard !records.isEmpty else { return (0, 0) }
         var columns = ContactRecordColumns(capacity: records.count)
-        for sourced in records {
+        // In ContactId order: concurrent lanes that hold the same contacts (an import's files, a
+        // re-partitioned topic) lock their rows in the same order and cannot deadlock.
+        for sourced in records.sorted(by: { $0.value.contactId.utf8.lexicographicallyPrecedes($1.value.contactId.utf8) }
+        ) {
             columns.append(sourced, copies: batch.contactRecordCopies[sourced.value.contactId] ?? 1)
         }
         let c = columns

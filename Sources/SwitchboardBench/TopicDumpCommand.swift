@@ -1,0 +1,77 @@
+import ArgumentParser
+import Kafka
+import Logging
+
+/// `switchboard-bench topic-dump`: every record of some topics, read back through our own binding
+/// from the beginning of each partition to its high watermark, one line per record:
+/// `topic partition offset key`. The topology test counts messages with it (what the ingest must
+/// have stored exactly once), so the count does not depend on another client's end-of-partition
+/// handling.
+struct TopicDumpCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "topic-dump",
+        abstract: "Print topic, partition, offset and key of every record of the given topics."
+    )
+
+    @Option(help: "Kafka bootstrap servers.")
+    var bootstrap: String
+
+    @Option(name: .customLong("topic"), help: "A topic to read (repeatable).")
+    var topics: [String]
+
+    @Option(help: "Give up (exit non-zero) when the ends are not reached within this many seconds.")
+    var timeout: Int = 60
+
+    func run() async throws {
+        let logger = Logger(label: "switchboard.topic-dump")
+        let common = KafkaConfiguration(bootstrapServers: bootstrap, clientID: "switchboard-topic-dump")
+        let metadata = try await KafkaProducer(
+            configuration: KafkaProducerConfiguration(common: common), logger: logger
+        ).metadata(timeout: .seconds(10))
+        var partitions: [TopicPartition] = []
+        for topic in topics {
+            guard let count = metadata.topics[topic] else { throw ValidationError("no topic \(topic) in the cluster") }
+            partitions += (0..<count).map { TopicPartition(topic: topic, partition: Int32($0)) }
+        }
+        // A group id only because librdkafka's assign needs one (KAFKA-NOTES); nothing is committed.
+        let consumer = try await KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(common: common, groupID: "switchboard-topic-dump"),
+            logger: logger
+        )
+        try await consumer.assign(Dictionary(uniqueKeysWithValues: partitions.map { ($0, .beginning) }))
+        var nextOffset: [TopicPartition: Int64] = [:]
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        var output = ""
+        while true {
+            let batch = try await consumer.poll(maxRecords: 10_000, maxWait: .milliseconds(200))
+            for record in batch.records {
+                let key = record.key.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+                output += "\(record.topicPartition.topic) \(record.topicPartition.partition) \(record.offset) \(key)\n"
+                nextOffset[record.topicPartition] = record.offset + 1
+            }
+            if !output.isEmpty {
+                print(output, terminator: "")
+                output = ""
+            }
+            // Done when every partition's high watermark is known and reached (an empty partition
+            // reports low == high).
+            var done = true
+            for partition in partitions {
+                guard let marks = try await consumer.watermarks(partition) else {
+                    done = false
+                    break
+                }
+                if marks.high > (nextOffset[partition] ?? marks.low) {
+                    done = false
+                    break
+                }
+            }
+            if done && batch.records.isEmpty { break }
+            if ContinuousClock.now > deadline {
+                try? await consumer.close()
+                throw ValidationError("the ends of \(topics.joined(separator: ", ")) were not reached in \(timeout) s")
+            }
+        }
+        try await consumer.close()
+    }
+}
