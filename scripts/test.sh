@@ -4,13 +4,14 @@
 #   scripts/test.sh [swift test arguments...]
 #
 # Installs what is missing (librdkafka-dev, postgresql, chromium, ...), starts PostgreSQL on a free
-# loopback port in a temporary folder, runs `swift test`, the real-browser test of the console and
-# the smoke test of `switchboard dev`, and stops the server even when tests fail.
+# loopback port in a temporary folder, runs `swift test`, the real-browser test of the console, the
+# smoke test of `switchboard dev` and the production-topology test, and stops the server even when
+# tests fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-ensure_packages chromium fonts-noto-cjk
+ensure_packages chromium fonts-noto-cjk haproxy
 export CI="${CI:-}"
 
 workdir=$(mktemp -d /tmp/switchboard-test.XXXXXX)
@@ -55,3 +56,6 @@ scripts/browser-test.sh
 
 log "smoke test of switchboard dev (the README's run command) with its traffic simulator"
 scripts/dev-smoke.sh
+
+log "the production topology as local processes: broker, migrate, 2 ingest, 2 serve behind HAProxy, simulate"
+scripts/topology-test.sh

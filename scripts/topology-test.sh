@@ -84,7 +84,9 @@ export SWITCHBOARD_FLOWS_DIR="$PWD/flows"
 psql_value() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d switchboard -qAt -c "$1"; }
 
 log "broker: switchboard broker (the embedded mock cluster as its own process)"
-start broker "$binary" broker --partitions 6 --bootstrap-file "$work/bootstrap"
+# 48 partitions: the mock cluster deletes a partition's oldest records beyond ~5 MB (KAFKA-NOTES),
+# and 12 agents' events keyed by agent on 6 partitions once put 5 MB in one of them.
+start broker "$binary" broker --partitions 48 --bootstrap-file "$work/bootstrap"
 for _ in $(seq 1 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
 [ -s "$work/bootstrap" ] || fail "the broker did not write its bootstrap address"
 bootstrap=$(cat "$work/bootstrap")
