@@ -31,7 +31,11 @@ public struct IngestService: Service {
             configuration: .init(
                 group: settings.ingestGroup,
                 lanes: settings.ingestLanes,
-                decoder: IngestDecoder(topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes)
+                decoder: IngestDecoder(
+                    topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes),
+                // One batch being written per lane, the next one decoded and queued, one more
+                // being pulled: enough to keep every lane busy, and what bounds the memory.
+                maximumRecordsInFlight: settings.ingestBatchRecords * 3
             ),
             client: client,
             database: database,
