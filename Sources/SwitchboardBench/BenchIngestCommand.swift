@@ -195,10 +195,14 @@ struct BenchIngestCommand: AsyncParsableCommand {
         // 5. `switchboard import` of the same records (all versions, in order) into a fresh schema.
         database.database = "switchboard_bench_import"
         let importURL = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
+        // A client runs once: a new one for the second database.
+        let importAdmin = PostgresClient(
+            configuration: try DatabaseConfiguration(url: settings.databaseURL).clientConfiguration,
+            backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await adminClient.run() }
+            group.addTask { await importAdmin.run() }
             defer { group.cancelAll() }
-            try await TestDatabase.recreate("switchboard_bench_import", admin: adminClient)
+            try await TestDatabase.recreate("switchboard_bench_import", admin: importAdmin)
         }
         var importEnvironment = ProcessInfo.processInfo.environment
         importEnvironment["SWITCHBOARD_DATABASE_URL"] = importURL
@@ -208,10 +212,22 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 of: try ProcessSpawn.start([BenchBinaries.switchboard, "migrate"], environment: importEnvironment)) == 0
         else { throw ValidationError("switchboard migrate failed") }
         let importStart = ContinuousClock.now
-        let importUsage = await ProcessSpawn.usage(
-            of: try ProcessSpawn.start(
-                [BenchBinaries.switchboard, "import", exportFile.path], environment: importEnvironment))
+        let importer = try ProcessSpawn.start(
+            [BenchBinaries.switchboard, "import", exportFile.path], environment: importEnvironment)
+        // The peak RSS sampled while it runs (VmHWM, reset by exec): wait4's maximum would count
+        // this process's memory, which the child shared between fork and exec.
+        let sampling = Task {
+            var peak = 0.0
+            while !Task.isCancelled {
+                peak = max(peak, ProcessSpawn.peakRSSMegabytes(of: importer))
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            return peak
+        }
+        var importUsage = await ProcessSpawn.usage(of: importer)
         let importSeconds = (ContinuousClock.now - importStart).inSeconds
+        sampling.cancel()
+        importUsage.peakRSSMegabytes = await sampling.value
         guard importUsage.status == 0 else {
             throw ValidationError("switchboard import failed (\(importUsage.status))")
         }

@@ -59,7 +59,9 @@ public enum ProcessSpawn {
     public struct Usage: Sendable {
         /// Its exit status, or 128 + the signal that ended it.
         public var status: Int32
-        /// Its peak resident set size.
+        /// Its peak resident set size as `wait4` reports it: on Linux that includes the memory of
+        /// the parent it was forked from (kept across exec), so sample `VmHWM` instead where the
+        /// parent is large.
         public var peakRSSMegabytes: Double
         /// User and system CPU time it used.
         public var cpuSeconds: Double

@@ -69,12 +69,13 @@ public struct IngestService: Service {
 
     /// The ingest consumer's librdkafka defaults (`SWITCHBOARD_KAFKA_PROPERTIES` wins).
     ///
-    /// Larger fetches and a short fetch wait keep the prefetch queue full enough to feed the
-    /// writers (measured with `make bench-ingest`). The binding keeps `receive.message.max.bytes`
-    /// above `fetch.max.bytes` (``KafkaConsumerConfiguration``), also when only the fetch limit
-    /// is overridden.
+    /// A short fetch wait keeps the prefetch queue full enough to feed the writers; fetches of
+    /// 16 MB (librdkafka's default is 50 MB) bound what a fetch response holds in memory, which
+    /// the ingest's memory formula counts (README, "Ingest throughput and memory"). The binding
+    /// keeps `receive.message.max.bytes` above `fetch.max.bytes` (``KafkaConsumerConfiguration``),
+    /// also when only the fetch limit is overridden.
     static let consumerProperties = [
-        "fetch.max.bytes": String(100 << 20),
+        "fetch.max.bytes": String(16 << 20),
         "fetch.wait.max.ms": "20",
     ]
 
