@@ -11,6 +11,7 @@ import Storage
 public enum IngestRole {
     /// - Throws: A `DatabaseConfiguration` error for a malformed database URL.
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
+        MallocArenas.limit()
         let settings = context.settings
         let logger = Logger(label: "switchboard.ingest")
         let database = try DatabaseConfiguration(url: settings.databaseURL)

@@ -49,6 +49,7 @@ public struct CTRImport: Sendable {
     public func run(
         files: [String], database: DatabaseConfiguration, client: PostgresClient, logger: Logger
     ) async throws -> Outcome {
+        MallocArenas.limit()
         let pipeline = IngestPipeline(
             configuration: .init(
                 group: "import",

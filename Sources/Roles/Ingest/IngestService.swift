@@ -35,7 +35,7 @@ public struct IngestService: Service {
                     topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes),
                 // One batch being written per lane, the next one decoded and queued, one more
                 // being pulled: enough to keep every lane busy, and what bounds the memory.
-                maximumRecordsInFlight: settings.ingestBatchRecords * 3
+                maximumRecordsInFlight: settings.ingestBatchRecords * 2
             ),
             client: client,
             database: database,
@@ -75,7 +75,7 @@ public struct IngestService: Service {
     /// keeps `receive.message.max.bytes` above `fetch.max.bytes` (``KafkaConsumerConfiguration``),
     /// also when only the fetch limit is overridden.
     static let consumerProperties = [
-        "fetch.max.bytes": String(16 << 20),
+        "fetch.max.bytes": String(48 << 20),
         "fetch.wait.max.ms": "20",
     ]
 

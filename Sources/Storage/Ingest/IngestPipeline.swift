@@ -61,6 +61,14 @@ public final class IngestPipeline: Sendable {
         /// Whether every batch stores its partitions' next offsets under the claims (the Kafka
         /// ingest); `false` for sources without offsets (file imports).
         public var storesOffsets: Bool
+        /// Whether a batch's `COMMIT` waits for its WAL to reach the disk (PostgreSQL's
+        /// `synchronous_commit`). Off by default: a PostgreSQL crash can then lose the last
+        /// commits (at most three `wal_writer_delay`s, 600 ms by default), but rows and offsets
+        /// always together, so the worker's next write finds the offsets behind its claims, is
+        /// fenced, re-joins and reads those records from Kafka again. Exactly once holds; the
+        /// lanes stop waiting for a disk flush after every batch. Sources without offsets
+        /// (imports) always commit synchronously.
+        public var synchronousCommit: Bool
 
         /// Creates a configuration.
         public init(
@@ -71,7 +79,8 @@ public final class IngestPipeline: Sendable {
             writeTimeout: Duration = .seconds(10),
             stallThreshold: Duration? = nil,
             maximumRecordsInFlight: Int = 16_000,
-            storesOffsets: Bool = true
+            storesOffsets: Bool = true,
+            synchronousCommit: Bool = false
         ) {
             self.group = group
             self.lanes = max(1, lanes)
@@ -81,6 +90,7 @@ public final class IngestPipeline: Sendable {
             self.stallThreshold = stallThreshold ?? writeTimeout * 2 + maximumBackoff
             self.maximumRecordsInFlight = max(1, maximumRecordsInFlight)
             self.storesOffsets = storesOffsets
+            self.synchronousCommit = synchronousCommit || !storesOffsets
         }
     }
 
@@ -147,7 +157,11 @@ public final class IngestPipeline: Sendable {
     /// connections of its own to `database` (the same database).
     public init(configuration: Configuration, client: PostgresClient, database: DatabaseConfiguration, logger: Logger) {
         self.configuration = configuration
-        self.connections = WriteConnections(database: database, logger: logger)
+        // A batch's unnest() arrays are materialized per column: with the default 4 MB of
+        // work_mem a lane's `raw` column spills to a temporary file on every batch.
+        var parameters = [("work_mem", "64MB")]
+        if !configuration.synchronousCommit { parameters.append(("synchronous_commit", "off")) }
+        self.connections = WriteConnections(database: database, sessionParameters: parameters, logger: logger)
         self.writer = IngestWriter(connections: connections, group: configuration.group, logger: logger)
         self.offsets = OffsetStore(client: client, group: configuration.group, logger: logger)
         self.logger = logger

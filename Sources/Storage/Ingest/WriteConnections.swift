@@ -45,9 +45,14 @@ final class WriteConnections: Sendable {
         var name: String
     }
 
-    /// Creates an empty set; connections to `database` are opened when needed.
-    init(database: DatabaseConfiguration, logger: Logger) {
+    /// Run-time parameters every session starts with (sent in the startup message).
+    private let sessionParameters: [(String, String)]
+
+    /// Creates an empty set; connections to `database` are opened when needed, with
+    /// `sessionParameters` set for their sessions.
+    init(database: DatabaseConfiguration, sessionParameters: [(String, String)] = [], logger: Logger) {
         self.database = database
+        self.sessionParameters = sessionParameters
         self.logger = logger
     }
 
@@ -93,6 +98,7 @@ final class WriteConnections: Sendable {
         var configuration = try cached ?? makeConfiguration()
         let name = "switchboard ingest \(instance)/\(id)"
         configuration.options.additionalStartupParameters.append(("application_name", name))
+        configuration.options.additionalStartupParameters += sessionParameters
         let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
         return Connection(connection: connection, name: name)
     }
