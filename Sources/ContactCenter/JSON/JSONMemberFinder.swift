@@ -25,34 +25,17 @@ struct JSONMemberFinder {
     func member(_ names: [StaticString], inObjectAt start: Int) throws -> (Int, Value)? {
         var position = start + 1
         var fallback: (Int, Value)?
-        while true {
-            position = skipWhitespace(position)
-            guard position < bytes.count else { throw malformed(position, "the object is not closed") }
-            if bytes[position] == UInt8(ascii: "}") { return fallback }
-            if bytes[position] == UInt8(ascii: ",") {
-                position = skipWhitespace(position + 1)
-                guard position < bytes.count else { throw malformed(position, "the object is not closed") }
-            }
-            guard bytes[position] == UInt8(ascii: "\"") else {
-                throw malformed(position, "expected a member name in double quotes")
-            }
-            let nameEnd = try stringEnd(position)
-            let name = UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<nameEnd])
-            position = skipWhitespace(nameEnd + 1)
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw malformed(position, "expected ':' after a member name")
-            }
-            position = skipWhitespace(position + 1)
-            guard position < bytes.count else { throw malformed(position, "a member has no value") }
+        while case .member(let name, let valueStart) = try step(position) {
             if let index = names.firstIndex(where: { Self.equals(name, $0) }) {
-                let value = try self.value(at: position)
+                let value = try self.value(at: valueStart)
                 if value != .null {
                     if index == 0 { return (index, value) }
                     if fallback.map({ index < $0.0 }) ?? true { fallback = (index, value) }
                 }
             }
-            position = try skipValue(position)
+            position = try skipValue(valueStart)
         }
+        return fallback
     }
 
     /// Walks every member of the object at `start` (its `{`): the first member among `names`
@@ -64,30 +47,50 @@ struct JSONMemberFinder {
         var position = start + 1
         var found: (Int, Value)?
         while true {
-            position = skipWhitespace(position)
-            guard position < bytes.count else { throw malformed(position, "the object is not closed") }
-            if bytes[position] == UInt8(ascii: "}") { return (found, position + 1) }
-            if bytes[position] == UInt8(ascii: ",") {
-                position = skipWhitespace(position + 1)
-                guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+            switch try step(position) {
+            case .end(let end):
+                return (found, end)
+            case .member(let name, let valueStart):
+                if let index = names.firstIndex(where: { Self.equals(name, $0) }), found.map({ index < $0.0 }) ?? true {
+                    let value = try self.value(at: valueStart)
+                    if value != .null { found = (index, value) }
+                }
+                position = try skipValue(valueStart)
             }
-            guard bytes[position] == UInt8(ascii: "\"") else {
-                throw malformed(position, "expected a member name in double quotes")
-            }
-            let nameEnd = try stringEnd(position)
-            let name = UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<nameEnd])
-            position = skipWhitespace(nameEnd + 1)
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw malformed(position, "expected ':' after a member name")
-            }
-            position = skipWhitespace(position + 1)
-            guard position < bytes.count else { throw malformed(position, "a member has no value") }
-            if let index = names.firstIndex(where: { Self.equals(name, $0) }), found.map({ index < $0.0 }) ?? true {
-                let value = try self.value(at: position)
-                if value != .null { found = (index, value) }
-            }
-            position = try skipValue(position)
         }
+    }
+
+    /// One step through an object's members, from just after its `{` or after a member's value.
+    private enum Step {
+        /// A member: its name (without quotes) and where its value starts.
+        case member(name: UnsafeRawBufferPointer, value: Int)
+        /// The object's `}`: the offset just past it.
+        case end(Int)
+    }
+
+    /// Reads the next member's name and `:` (after a `,` if there is one), or the object's end.
+    ///
+    /// - Throws: ``ContactCenterDecodingError`` (path `$`) for a structure it cannot walk.
+    private func step(_ start: Int) throws -> Step {
+        var position = skipWhitespace(start)
+        guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+        if bytes[position] == UInt8(ascii: "}") { return .end(position + 1) }
+        if bytes[position] == UInt8(ascii: ",") {
+            position = skipWhitespace(position + 1)
+            guard position < bytes.count else { throw malformed(position, "the object is not closed") }
+        }
+        guard bytes[position] == UInt8(ascii: "\"") else {
+            throw malformed(position, "expected a member name in double quotes")
+        }
+        let nameEnd = try stringEnd(position)
+        let name = UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<nameEnd])
+        position = skipWhitespace(nameEnd + 1)
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+            throw malformed(position, "expected ':' after a member name")
+        }
+        position = skipWhitespace(position + 1)
+        guard position < bytes.count else { throw malformed(position, "a member has no value") }
+        return .member(name: name, value: position)
     }
 
     /// The offset of the first non-whitespace byte at or after `position`.
