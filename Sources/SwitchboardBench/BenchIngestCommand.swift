@@ -224,10 +224,10 @@ struct BenchIngestCommand: AsyncParsableCommand {
             }
             return peak
         }
-        var importUsage = await ProcessSpawn.usage(of: importer)
+        let importUsage = await ProcessSpawn.usage(of: importer)
         let importSeconds = (ContinuousClock.now - importStart).inSeconds
         sampling.cancel()
-        importUsage.peakRSSMegabytes = await sampling.value
+        let importRSS = await sampling.value
         guard importUsage.status == 0 else {
             throw ValidationError("switchboard import failed (\(importUsage.status))")
         }
@@ -252,10 +252,10 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 (cpu.worker + cpu.broker + cpu.postgres) / timedRows,
                 (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds,
                 distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
-                records, importSeconds, importRate, importUsage.peakRSSMegabytes, importUsage.cpuSeconds,
+                records, importSeconds, importRate, importRSS, importUsage.cpuSeconds,
                 ratio, ratioL, ratioImport,
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
-                importUsage.peakRSSMegabytes
+                importRSS
             )
         )
     }

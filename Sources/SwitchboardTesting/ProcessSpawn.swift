@@ -59,16 +59,13 @@ public enum ProcessSpawn {
     public struct Usage: Sendable {
         /// Its exit status, or 128 + the signal that ended it.
         public var status: Int32
-        /// Its peak resident set size as `wait4` reports it: on Linux that includes the memory of
-        /// the parent it was forked from (kept across exec), so sample `VmHWM` instead where the
-        /// parent is large.
-        public var peakRSSMegabytes: Double
         /// User and system CPU time it used.
         public var cpuSeconds: Double
     }
 
     /// Waits for `pid` to exit (off the cooperative pool, like ``exit(of:)``) and returns what it
-    /// used.
+    /// used. Not its peak memory: on Linux `wait4`'s maximum RSS includes the parent it was forked
+    /// from (kept across exec); sample ``peakRSSMegabytes(of:)`` while it runs instead.
     public static func usage(of pid: pid_t) async -> Usage {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
@@ -79,8 +76,7 @@ public enum ProcessSpawn {
                 let cpu =
                     Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
                     + Double(usage.ru_stime.tv_usec) / 1e6
-                continuation.resume(
-                    returning: Usage(status: exit, peakRSSMegabytes: Double(usage.ru_maxrss) / 1024, cpuSeconds: cpu))
+                continuation.resume(returning: Usage(status: exit, cpuSeconds: cpu))
             }
         }
     }
