@@ -2,6 +2,7 @@ import Logging
 import Metrics
 import NIOConcurrencyHelpers
 import PostgresNIO
+import Primitives
 
 /// Where the ingest gets its records: one pull-based batch at a time.
 ///
@@ -115,7 +116,7 @@ public final class IngestPipeline: Sendable {
         public var problem: String? {
             if !databaseWritable { return "writes failing, retrying: \(lastError ?? "")" }
             if isStalled, let age = oldestUnwrittenBatchAge {
-                return "stalled: the oldest unwritten batch has waited \(Int(age.seconds)) s"
+                return "stalled: the oldest unwritten batch has waited \(Int(age.inSeconds)) s"
             }
             return nil
         }
@@ -353,7 +354,7 @@ extension IngestPipeline {
             guard let entry = state.unwritten[work.batchNumber] else { return }
             state.unwritten[work.batchNumber] = entry.parts > 1 ? (entry.taken, entry.parts - 1) : nil
         }
-        metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.seconds ?? 0)
+        metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.inSeconds ?? 0)
     }
 
     /// No batch waits any more (the pipeline stopped).
@@ -370,16 +371,8 @@ extension IngestPipeline {
     /// waits, whether or not anything reports an error.
     fileprivate func reportUnwrittenAge() async {
         while !Task.isCancelled {
-            metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.seconds ?? 0)
+            metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.inSeconds ?? 0)
             try? await Task.sleep(for: .seconds(1))
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, with fractions.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
