@@ -8,7 +8,84 @@ public struct KafkaDeliveryReport: Sendable, Hashable {
     public var offset: Int64
 }
 
+/// One record for ``KafkaProducer/send(_:)``.
+public struct KafkaProducerMessage: Sendable, Hashable {
+    /// The topic to write to.
+    public var topic: String
+    /// A fixed partition, or `nil` to let the partitioner pick one from the key.
+    public var partition: Int32?
+    /// The record's key; records with the same key go to the same partition.
+    public var key: [UInt8]?
+    /// The record's value; `nil` produces a tombstone.
+    public var value: [UInt8]?
+    /// The record's headers.
+    public var headers: [KafkaHeader]
+
+    /// - Parameters: see the properties.
+    public init(
+        topic: String, partition: Int32? = nil, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = []
+    ) {
+        self.topic = topic
+        self.partition = partition
+        self.key = key
+        self.value = value
+        self.headers = headers
+    }
+}
+
+/// How a ``KafkaProducer/send(_:)`` batch ended.
+public struct KafkaBatchDelivery: Sendable {
+    /// Records not stored (refused by librdkafka or reported undelivered).
+    public var failed: Int
+    /// The first error seen, when any record failed.
+    public var firstError: KafkaError?
+}
+
 extension KafkaProducer {
+    /// Produces records and waits until the broker acknowledged (or failed) every one of them.
+    ///
+    /// The records are handed to librdkafka in order, so records of one partition (one key) are
+    /// written in the order given; an idempotent producer keeps that order across its retries.
+    /// One continuation waits for the whole batch: this is the producer's path for many records
+    /// at once (a task per record costs more than producing it).
+    ///
+    /// - Returns: How many records failed and the first error; records refused on the way in
+    ///   (`_QUEUE_FULL`, a shut-down producer) count as failed.
+    public func send(_ messages: [KafkaProducerMessage]) async -> KafkaBatchDelivery {
+        guard !messages.isEmpty else { return KafkaBatchDelivery(failed: 0, firstError: nil) }
+        return await withCheckedContinuation { continuation in
+            let id = client.context.deliveries.withLockedValue { registry in
+                let id = registry.nextID
+                registry.nextID &+= 1
+                registry.batches[id] = DeliveryRegistry.PendingBatch(
+                    remaining: messages.count, continuation: continuation)
+                return id
+            }
+            var refused = 0
+            var refusal: KafkaError?
+            for message in messages {
+                let result = produce(
+                    topic: message.topic, partition: message.partition, key: message.key, value: message.value,
+                    headers: message.headers, id: id)
+                if let error = result.error(topic: message.topic) {
+                    refused += 1
+                    if refusal == nil { refusal = error }
+                }
+            }
+            guard refused > 0 else { return }
+            let done = client.context.deliveries.withLockedValue { registry -> KafkaBatchDelivery? in
+                guard var batch = registry.batches[id] else { return nil }
+                guard batch.settle(refused, error: refusal) != nil else {
+                    registry.batches[id] = batch
+                    return nil
+                }
+                registry.batches[id] = nil
+                return batch.outcome
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+
     /// Produces one record and waits until the broker acknowledged it.
     ///
     /// The acknowledgement arrives through ``run()``: called before the producer runs, this waits
@@ -173,27 +250,81 @@ extension KafkaProducer {
     static func deliver(_ message: rd_kafka_message_t, context: RDKafkaContext) {
         let id = UInt(bitPattern: message._private)
         let failed = message.err != RD_KAFKA_RESP_ERR_NO_ERROR
-        let continuation = context.deliveries.withLockedValue { registry in
-            if failed && id == 0 { registry.undelivered += 1 }
-            return id == 0 ? nil : registry.waiting.removeValue(forKey: id)
+        var topic: String {
+            message.rkt.flatMap { rd_kafka_topic_name($0) }.flatMap { String(validatingCString: $0) } ?? ""
         }
-        let topic = message.rkt.flatMap { rd_kafka_topic_name($0) }.flatMap { String(validatingCString: $0) } ?? ""
-        if failed {
-            let error = KafkaError.rdKafka(message.err, code: .produce, context: "delivery to \(topic)")
-            if let continuation {
-                continuation.resume(throwing: error)
-            } else {
-                context.logger.error("record not delivered: \(error)")
+        // A batch's record is only counted: its error (the first of the batch) is built once.
+        let target = context.deliveries.withLockedValue { registry -> DeliveryTarget in
+            if id == 0 {
+                if failed { registry.undelivered += 1 }
+                return .none
             }
-        } else {
-            continuation?.resume(
-                returning: KafkaDeliveryReport(
-                    topicPartition: TopicPartition(topic: topic, partition: message.partition),
-                    offset: message.offset
+            if let continuation = registry.waiting.removeValue(forKey: id) { return .single(continuation) }
+            guard var pending = registry.batches[id] else { return .none }
+            if failed && pending.outcome.firstError != nil {
+                pending.outcome.failed += 1
+                pending.remaining -= 1
+            } else if failed {
+                return .batchFailure  // settled below, with the error, outside the lock's fast path
+            } else {
+                pending.remaining -= 1
+            }
+            if pending.remaining == 0 {
+                registry.batches[id] = nil
+                return .batch(BatchResumption(continuation: pending.continuation, outcome: pending.outcome))
+            }
+            registry.batches[id] = pending
+            return .none
+        }
+        switch target {
+        case .none:
+            if failed && id == 0 {
+                context.logger.error(
+                    "record not delivered: \(KafkaError.rdKafka(message.err, code: .produce, context: "delivery to \(topic)"))"
                 )
-            )
+            }
+        case .batch(let resumption):
+            resumption.continuation.resume(returning: resumption.outcome)
+        case .batchFailure:
+            let error = KafkaError.rdKafka(message.err, code: .produce, context: "delivery to \(topic)")
+            let resumption = context.deliveries.withLockedValue { registry -> BatchResumption? in
+                guard var pending = registry.batches[id] else { return nil }
+                guard let continuation = pending.settle(1, error: error) else {
+                    registry.batches[id] = pending
+                    return nil
+                }
+                registry.batches[id] = nil
+                return BatchResumption(continuation: continuation, outcome: pending.outcome)
+            }
+            resumption.map { $0.continuation.resume(returning: $0.outcome) }
+        case .single(let continuation):
+            if failed {
+                continuation.resume(
+                    throwing: KafkaError.rdKafka(message.err, code: .produce, context: "delivery to \(topic)"))
+            } else {
+                continuation.resume(
+                    returning: KafkaDeliveryReport(
+                        topicPartition: TopicPartition(topic: topic, partition: message.partition),
+                        offset: message.offset))
+            }
         }
     }
+}
+
+/// Who waits for one delivery report.
+private enum DeliveryTarget {
+    case none
+    case single(CheckedContinuation<KafkaDeliveryReport, any Error>)
+    /// The batch's last record: resume it.
+    case batch(BatchResumption)
+    /// The batch's first failed record: its error must be built and counted.
+    case batchFailure
+}
+
+/// A batch's continuation and outcome, taken out of the registry to be resumed outside its lock.
+private struct BatchResumption {
+    let continuation: CheckedContinuation<KafkaBatchDelivery, Never>
+    let outcome: KafkaBatchDelivery
 }
 
 /// Calls `body` with a pointer and count for optional bytes (`nil`, 0 for `nil`).

@@ -172,12 +172,22 @@ public final class KafkaProducer: Service, Sendable {
             }
         }
         // Records whose delivery report never came (none should remain) fail too.
-        let waiting = client.context.deliveries.withLockedValue { registry in
-            defer { registry.waiting.removeAll() }
-            return registry.waiting
+        let (waiting, batches) = client.context.deliveries.withLockedValue { registry in
+            defer {
+                registry.waiting.removeAll()
+                registry.batches.removeAll()
+            }
+            return (registry.waiting, registry.batches)
         }
+        let closed = KafkaError(code: .closed, message: "producer shut down before delivery")
         for continuation in waiting.values {
-            continuation.resume(throwing: KafkaError(code: .closed, message: "producer shut down before delivery"))
+            continuation.resume(throwing: closed)
+        }
+        for batch in batches.values {
+            var outcome = batch.outcome
+            outcome.failed += batch.remaining
+            if outcome.firstError == nil { outcome.firstError = closed }
+            batch.continuation.resume(returning: outcome)
         }
     }
 }

@@ -165,7 +165,27 @@ final class RDKafkaContext: Sendable {
 struct DeliveryRegistry: Sendable {
     var nextID: UInt = 1
     var waiting: [UInt: CheckedContinuation<KafkaDeliveryReport, any Error>] = [:]
+    /// Batches of ``KafkaProducer/send(_:)``, by the id all their records carry.
+    var batches: [UInt: PendingBatch] = [:]
     var undelivered: Int = 0
+
+    /// A batch whose delivery reports are still coming.
+    struct PendingBatch: Sendable {
+        var remaining: Int
+        var outcome = KafkaBatchDelivery(failed: 0, firstError: nil)
+        let continuation: CheckedContinuation<KafkaBatchDelivery, Never>
+
+        /// Counts `count` records settled (failed with `error`, if any); returns the continuation
+        /// to resume once none remains.
+        mutating func settle(_ count: Int, error: KafkaError?) -> CheckedContinuation<KafkaBatchDelivery, Never>? {
+            remaining -= count
+            if let error {
+                outcome.failed += count
+                if outcome.firstError == nil { outcome.firstError = error }
+            }
+            return remaining == 0 ? continuation : nil
+        }
+    }
 }
 
 extension Duration {

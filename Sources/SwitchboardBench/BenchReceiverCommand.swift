@@ -33,8 +33,11 @@ struct BenchReceiverCommand: AsyncParsableCommand {
     @Option(help: "Requests in flight at once (Firehose delivers in parallel).")
     var concurrency = 4
 
-    @Option(help: "Partitions of the CTR topic.")
-    var partitions = 64
+    /// As many as docker-compose.yml and deploy/ create. librdkafka sends one ProduceRequest per
+    /// partition, so a request's records spread over more partitions travel in more, smaller
+    /// requests (64 partitions: ~8 CTRs per ProduceRequest of a 500-CTR request).
+    @Option(help: "Partitions of the CTR topic (the deployment's 12).")
+    var partitions = 12
 
     @Option(
         name: .customLong("large-mib"),
@@ -136,13 +139,17 @@ struct BenchReceiverCommand: AsyncParsableCommand {
             }
             let wire = requests.reduce(0) { $0 + ($1.httpBody?.count ?? 0) } / requests.count
             _ = try await send(Array(requests.prefix(concurrency * 2)), count: concurrency * 2)
+            let cpuBefore = ProcessSpawn.cpuSeconds(of: receiver)
             let seconds = try await send(requests, count: requestCount)
+            let cpu = ProcessSpawn.cpuSeconds(of: receiver) - cpuBefore
             let rate = Double(total) / seconds
             rates[gzip ? "gzip" : "plain"] = rate
             print(
                 String(
-                    format: "receiver %@: %d CTRs in %.2f s = %.0f CTRs/s (%.1f MB/s of CTRs, %d bytes per request)",
-                    gzip ? "gzip " : "plain", total, seconds, rate, rate * Double(average) / 1_048_576, wire))
+                    format:
+                        "receiver %@: %d CTRs in %.2f s = %.0f CTRs/s (%.1f MB/s of CTRs, %d bytes per request); receiver CPU %.1f µs per CTR",
+                    gzip ? "gzip " : "plain", total, seconds, rate, rate * Double(average) / 1_048_576, wire,
+                    cpu * 1_000_000 / Double(total)))
         }
         let rss = ProcessSpawn.peakRSSMegabytes(of: receiver)
 
@@ -167,16 +174,19 @@ struct BenchReceiverCommand: AsyncParsableCommand {
         try handle.close()
         defer { try? FileManager.default.removeItem(at: file) }
         let kcatStart = ContinuousClock.now
-        let status = ProcessSpawn.wait(
-            try ProcessSpawn.start(
+        let usage = await ProcessSpawn.usage(
+            of: try ProcessSpawn.start(
                 [
                     kcat, "-P", "-b", cluster.bootstrapServers, "-t", settings.contactRecordsTopic, "-K", "\t",
                     "-X", "enable.idempotence=true", "-X", "acks=all", "-X", "linger.ms=5", "-l", file.path,
                 ], environment: ProcessInfo.processInfo.environment))
         let kcatSeconds = (ContinuousClock.now - kcatStart).inSeconds
-        guard status == 0 else { throw ValidationError("kcat exited with \(status)") }
+        guard usage.status == 0 else { throw ValidationError("kcat exited with \(usage.status)") }
         let kcatRate = Double(total) / kcatSeconds
-        print(String(format: "kcat -P: %d CTRs in %.2f s = %.0f CTRs/s", total, kcatSeconds, kcatRate))
+        print(
+            String(
+                format: "kcat -P: %d CTRs in %.2f s = %.0f CTRs/s; kcat CPU %.1f µs per CTR", total, kcatSeconds,
+                kcatRate, usage.cpuSeconds * 1_000_000 / Double(total)))
 
         let receiverRate = min(rates["plain"] ?? 0, rates["gzip"] ?? 0)
         let ratio = receiverRate / kcatRate

@@ -107,4 +107,49 @@ struct KafkaProducerServiceTests {
             Issue.record("expected KafkaError.closed, got \(error)")
         }
     }
+
+    @Test("a batch send returns once every record is acknowledged, in order per key; unreachable brokers fail it whole")
+    func batchSend() async throws {
+        let cluster = try cluster(topic: "batch", partitions: 4)
+        let messages = (0..<600).map { index in
+            KafkaProducerMessage(
+                topic: "batch", key: bytes("key-\(index % 7)"), value: bytes("\(index)"),
+                headers: [KafkaHeader(key: "n", value: bytes("\(index)"))])
+        }
+        try await withProducer(producerConfiguration(cluster.bootstrapServers)) { producer in
+            let delivery = await producer.send(messages)
+            #expect(delivery.failed == 0)
+            #expect(delivery.firstError == nil)
+            // Acknowledged means stored: nothing is left in librdkafka's queue to flush.
+            #expect(producer.undeliveredCount == 0)
+            let empty = await producer.send([])
+            #expect(empty.failed == 0)
+        }
+        let consumer = try await KafkaConsumer(
+            configuration: groupConsumerConfiguration(bootstrap: cluster.bootstrapServers, group: "batch"),
+            logger: testLogger("consumer"))
+        try await consumer.subscribe(topics: ["batch"])
+        let records = try await consume(consumer, count: 600)
+        try await consumer.close()
+        #expect(records.count == 600)
+        var lastPerKey: [[UInt8]: Int] = [:]
+        for record in records.sorted(by: { ($0.partition, $0.offset) < ($1.partition, $1.offset) }) {
+            let index = Int(String(decoding: record.value ?? [], as: UTF8.self)) ?? -1
+            #expect(record.key == bytes("key-\(index % 7)"))
+            #expect(record.headers == [KafkaHeader(key: "n", value: bytes("\(index)"))])
+            #expect(index > lastPerKey[record.key ?? [], default: -1], "a key's records in the order given")
+            lastPerKey[record.key ?? []] = index
+        }
+
+        // Every broker down: each record times out; the batch reports all of them failed.
+        try cluster.setAllBrokersDown()
+        var configuration = producerConfiguration(cluster.bootstrapServers)
+        configuration.messageTimeoutMilliseconds = 1_500
+        try await withProducer(configuration) { producer in
+            let delivery = await producer.send(Array(messages.prefix(50)))
+            #expect(delivery.failed == 50)
+            #expect(delivery.firstError?.code == .produce)
+        }
+    }
+
 }
