@@ -43,7 +43,9 @@ public struct CTRImport: Sendable {
     /// The records take the stream's write path: an ``IngestPipeline`` (same lanes, batches,
     /// version guard and dead letters) without offsets, reading and decoding the next records
     /// while the lanes write. Each record gets a pseudo-partition from its ContactId (a stable
-    /// hash), so every copy of a contact goes through the same lane, in file order.
+    /// hash), so every copy of a contact goes through the same lane, in file order. The lanes
+    /// commit with `synchronous_commit = off`; one synchronous commit at the end makes them all
+    /// durable before this returns.
     ///
     /// - Throws: File errors, or what the writer throws.
     public func run(
@@ -65,6 +67,10 @@ public struct CTRImport: Sendable {
         )
         let source = try ImportFileSource(files: files, batchSize: batchSize)
         try await pipeline.run(source: source, isStopping: { false })
+        // The lanes committed asynchronously (as the stream's do): make every batch durable before
+        // the import reports success. A crash before this loses only what the next run rewrites
+        // (the version guard makes re-importing the same files idempotent).
+        try await IngestPipeline.flushCommits(client: client, logger: logger)
         let records = await source.finish()
         if let flows {
             try await AnalystCalendar.syncBusinessDays(client: client, flows: flows, logger: logger)

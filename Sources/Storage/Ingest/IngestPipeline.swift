@@ -67,8 +67,9 @@ public final class IngestPipeline: Sendable {
         /// commits (at most three `wal_writer_delay`s, 600 ms by default), but rows and offsets
         /// always together, so the worker's next write finds the offsets behind its claims, is
         /// fenced, re-joins and reads those records from Kafka again. Exactly once holds; the
-        /// lanes stop waiting for a disk flush after every batch. Sources without offsets
-        /// (imports) always commit synchronously.
+        /// lanes stop waiting for a disk flush after every batch. A source without offsets (an
+        /// import) has nothing to re-read from: it ends with ``flushCommits(client:logger:)``
+        /// before it reports success.
         public var synchronousCommit: Bool
 
         /// Creates a configuration.
@@ -91,7 +92,7 @@ public final class IngestPipeline: Sendable {
             self.stallThreshold = stallThreshold ?? writeTimeout * 2 + maximumBackoff
             self.maximumRecordsInFlight = max(1, maximumRecordsInFlight)
             self.storesOffsets = storesOffsets
-            self.synchronousCommit = synchronousCommit || !storesOffsets
+            self.synchronousCommit = synchronousCommit
         }
     }
 

@@ -64,6 +64,25 @@ enum Transaction {
     }
 }
 
+extension IngestPipeline {
+    /// Returns once every transaction committed before it is on disk: the barrier that ends a
+    /// run whose lanes committed with `synchronous_commit = off` and that has no offsets to
+    /// re-read from (an import).
+    ///
+    /// A transaction that takes a transaction id writes a commit record, and a synchronous commit
+    /// waits until the WAL is flushed up to that record, which includes every earlier commit.
+    ///
+    /// - Throws: Connection and statement errors (the commits may then not be durable).
+    public static func flushCommits(client: PostgresClient, logger: Logger) async throws {
+        try await client.withConnection { connection in
+            try await Transaction.run(on: connection, logger: logger) { connection in
+                try await Transaction.statement("SET LOCAL synchronous_commit = on", on: connection, logger: logger)
+                try await Transaction.statement("SELECT txid_current()", on: connection, logger: logger)
+            }
+        }
+    }
+}
+
 extension PostgresConnection {
     /// Closes the connection without waiting (PostgreSQL ends the session and rolls back its open
     /// transaction).
