@@ -1,0 +1,141 @@
+extension SwitchboardSchema {
+    /// Recomputing the rollups from the raw tables: `rollup_rebuild(from, to)` (`switchboard rollup
+    /// rebuild`) and `rollup_sync_definitions()`, which the stores of settings, stores, business
+    /// days and holidays call in their transaction.
+    ///
+    /// Store days depend on the calendar tables and the settings, queue intervals on the
+    /// threshold: a rollup computed under other definitions would take a replaced contact's
+    /// contribution off the wrong bucket. So every change of them rebuilds the contact rollups in
+    /// the same transaction (a fingerprint of the definitions over the business dates the rollups
+    /// cover tells whether anything changed; rewriting the same calendar costs nothing).
+    static let rollupRebuild = [
+        """
+        CREATE FUNCTION rollup_rebuild_contacts(p_from timestamptz, p_to timestamptz) RETURNS void
+        LANGUAGE plpgsql AS $fn$
+        DECLARE
+            v_lo timestamptz := coalesce(rollup_interval(p_from), '-infinity');
+            v_hi timestamptz := coalesce(rollup_interval(p_to - interval '1 microsecond') + interval '15 minutes',
+                                         'infinity');
+            v_first date := (p_from AT TIME ZONE analytics_time_zone())::date;
+            v_last date := ((p_to - interval '1 microsecond') AT TIME ZONE analytics_time_zone())::date;
+        BEGIN
+            PERFORM rollup_lock();
+            DELETE FROM queue_interval_rollup WHERE interval_start >= v_lo AND interval_start < v_hi;
+            INSERT INTO queue_interval_rollup (queue, interval_start, queue_name, max_queued_s,
+                \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
+            SELECT queue, interval_start, max(queue_name), max(queue_s),
+                   \(RollupSums.aggregates(RollupSums.queueCounts, sums: RollupSums.queueSums, sign: "1"))
+            FROM contact_outcome
+            WHERE queued AND enqueue_ts >= v_lo AND enqueue_ts < v_hi
+            GROUP BY queue, interval_start;
+
+            DELETE FROM store_day_rollup
+            WHERE (v_first IS NULL OR business_date >= v_first) AND (v_last IS NULL OR business_date <= v_last);
+            INSERT INTO store_day_rollup (store_id, business_date, day_type,
+                \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", ")))
+            SELECT coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type,
+                   \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "1"))
+            FROM contact_outcome o
+            CROSS JOIN LATERAL store_business_day_at(o.store_id, o.initiation_ts) AS b
+            WHERE o.initiation_ts IS NOT NULL
+              -- A business date is the local date or the one before, in any time zone (±14 h).
+              AND (v_first IS NULL OR (o.initiation_ts >= v_first - 3 AND b.business_date >= v_first))
+              AND (v_last IS NULL OR (o.initiation_ts < v_last + 4 AND b.business_date <= v_last))
+            GROUP BY coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type;
+
+            IF p_from IS NULL AND p_to IS NULL THEN
+                UPDATE rollup_state SET
+                    first_business_date = r.first, last_business_date = r.last,
+                    definitions_fingerprint = rollup_definitions_fingerprint(r.first, r.last)
+                FROM (SELECT min(business_date) AS first, max(business_date) AS last FROM store_day_rollup) AS r;
+            END IF;
+        END
+        $fn$
+        """,
+        """
+        CREATE FUNCTION rollup_definitions_fingerprint(p_first date, p_last date) RETURNS text
+        LANGUAGE sql STABLE AS $$
+            SELECT md5(concat_ws('|',
+                analytics_threshold_seconds()::text,
+                analytics_time_zone(),
+                (SELECT string_agg(concat_ws(',', store_id, time_zone), ';' ORDER BY store_id) FROM store),
+                (SELECT string_agg(concat_ws(',', store_id, business_date, day_type, extract(epoch FROM closes_at)), ';'
+                                   ORDER BY store_id, business_date)
+                 FROM store_business_day WHERE business_date BETWEEN p_first - 1 AND p_last + 1),
+                (SELECT string_agg(day::text, ';' ORDER BY day)
+                 FROM calendar_day WHERE day BETWEEN p_first - 1 AND p_last + 2)))
+        $$
+        """,
+        """
+        CREATE FUNCTION rollup_sync_definitions() RETURNS boolean LANGUAGE plpgsql AS $fn$
+        DECLARE
+            v_state rollup_state;
+            v_first date;
+            v_last date;
+        BEGIN
+            PERFORM rollup_lock();
+            SELECT * INTO v_state FROM rollup_state;
+            IF v_state.definitions_fingerprint IS NOT DISTINCT FROM
+                rollup_definitions_fingerprint(v_state.first_business_date, v_state.last_business_date) THEN
+                -- Unchanged: the days added since were computed with these definitions too.
+                SELECT min(business_date), max(business_date) INTO v_first, v_last FROM store_day_rollup;
+                UPDATE rollup_state SET first_business_date = v_first, last_business_date = v_last,
+                    definitions_fingerprint = rollup_definitions_fingerprint(v_first, v_last);
+                RETURN false;
+            END IF;
+            PERFORM rollup_rebuild_contacts(NULL, NULL);
+            RETURN true;
+        END
+        $fn$
+        """,
+        """
+        COMMENT ON FUNCTION rollup_sync_definitions() IS
+        'Rebuilds queue_interval_rollup and store_day_rollup when the settings, stores, business days or holidays they were computed with changed; returns whether it did. Called in the transaction that changes them.'
+        """,
+        """
+        CREATE FUNCTION rollup_rebuild(p_from timestamptz, p_to timestamptz) RETURNS void LANGUAGE plpgsql AS $fn$
+        DECLARE
+            v_lo timestamptz := coalesce(rollup_interval(p_from), '-infinity');
+            v_hi timestamptz := coalesce(rollup_interval(p_to - interval '1 microsecond') + interval '15 minutes',
+                                         'infinity');
+            v_agents text[];
+            v_first timestamptz[];
+            v_last timestamptz[];
+        BEGIN
+            PERFORM rollup_lock();
+            PERFORM rollup_rebuild_contacts(p_from, p_to);
+            DELETE FROM agent_status_rollup WHERE interval_start >= v_lo AND interval_start < v_hi;
+            DELETE FROM agent_interval_rollup WHERE interval_start >= v_lo AND interval_start < v_hi;
+            SELECT array_agg(agent_arn), array_agg(greatest(lo, v_lo)),
+                   array_agg(least(hi, v_hi - interval '15 minutes'))
+            INTO v_agents, v_first, v_last
+            FROM (
+                SELECT agent_arn, rollup_interval(min(event_ts)) AS lo,
+                       rollup_interval(max(event_ts) + interval '10 minutes') AS hi
+                FROM agent_event
+                WHERE event_ts >= v_lo - interval '10 minutes' AND event_ts < v_hi
+                GROUP BY agent_arn
+            ) AS a;
+            IF v_agents IS NOT NULL THEN
+                PERFORM rollup_insert_agents(v_agents, v_first, v_last);
+            END IF;
+        END
+        $fn$
+        """,
+        """
+        CREATE FUNCTION rollup_instant(p_value text) RETURNS timestamptz LANGUAGE sql STABLE AS $$
+            SELECT CASE WHEN p_value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+                        THEN p_value::date::timestamp AT TIME ZONE analytics_time_zone()
+                        ELSE p_value::timestamptz END
+        $$
+        """,
+        """
+        COMMENT ON FUNCTION rollup_instant(text) IS
+        'A date (its midnight in analytics_time_zone()) or a timestamptz, as switchboard rollup rebuild --from/--to take them.'
+        """,
+        """
+        COMMENT ON FUNCTION rollup_rebuild(timestamptz, timestamptz) IS
+        'Recomputes every rollup from the raw tables for [p_from, p_to) (NULL: unbounded), widened to whole intervals; store days for the business dates (in analytics_time_zone()) of that range. Raw rows dropped by retention are gone: rebuild only ranges whose raw rows are kept.'
+        """,
+    ]
+}
