@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -67,4 +68,66 @@ public struct RollupStore: Sendable {
             return Counts(queueIntervals: 0, storeDays: 0, agentIntervals: 0)
         }
     }
+
+    /// How a rollup-backed view differs from its definition computed from the raw tables.
+    public struct Difference: Sendable, Hashable {
+        /// The analyst view.
+        public var view: String
+        /// Rows the view shows that the definition does not (counted with duplicates).
+        public var onlyInView: Int
+        /// Rows the definition gives that the view does not.
+        public var onlyInDefinition: Int
+    }
+
+    /// The analyst views that read rollups, each compared with its definition computed from the
+    /// raw tables (`contact_outcome` and `agent_activity_segment`, as migration 6 defined the
+    /// views), in one transaction, so both see the same rows and the same now().
+    ///
+    /// - Returns: The views that differ; empty when the rollups are exact.
+    /// - Important: This reads the whole history of the raw tables, as the views did before the
+    ///   rollups: minutes on a large database.
+    public func differences() async throws -> [Difference] {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            for statement in Self.definitions {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            var differences: [Difference] = []
+            for view in Self.checkedViews {
+                let rows = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT (SELECT count(*) FROM (SELECT * FROM \(view) EXCEPT ALL SELECT * FROM pg_temp.raw_\(view)) a),
+                                   (SELECT count(*) FROM (SELECT * FROM pg_temp.raw_\(view) EXCEPT ALL SELECT * FROM \(view)) b)
+                            """),
+                    logger: logger)
+                for try await (onlyInView, onlyInDefinition) in rows.decode((Int, Int).self)
+                where onlyInView != 0 || onlyInDefinition != 0 {
+                    differences.append(
+                        Difference(view: view, onlyInView: onlyInView, onlyInDefinition: onlyInDefinition))
+                }
+            }
+            for view in Self.checkedViews.reversed() {
+                try await connection.query(PostgresQuery(unsafeSQL: "DROP VIEW pg_temp.raw_\(view)"), logger: logger)
+            }
+            return differences
+        }
+    }
+
+    /// The views the rollups serve, in dependency order.
+    static let checkedViews = [
+        "queue_interval_metrics", "store_day_metrics", "agent_status_interval", "agent_interval_metrics",
+    ]
+
+    /// Migration 6's definitions of ``checkedViews`` as temporary `raw_` views.
+    static let definitions: [String] = (SwitchboardSchema.contactMetricViews + SwitchboardSchema.agentMetricViews)
+        .compactMap { statement in
+            guard let view = checkedViews.first(where: { statement.hasPrefix("CREATE VIEW \($0) AS") }) else {
+                return nil
+            }
+            return
+                statement
+                .replacingOccurrences(of: "CREATE VIEW \(view) AS", with: "CREATE TEMP VIEW raw_\(view) AS")
+                .replacingOccurrences(of: "FROM agent_status_interval", with: "FROM pg_temp.raw_agent_status_interval")
+        }
 }

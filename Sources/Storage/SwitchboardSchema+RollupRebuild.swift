@@ -5,9 +5,11 @@ extension SwitchboardSchema {
     ///
     /// Store days depend on the calendar tables and the settings, queue intervals on the
     /// threshold: a rollup computed under other definitions would take a replaced contact's
-    /// contribution off the wrong bucket. So every change of them rebuilds the contact rollups in
-    /// the same transaction (a fingerprint of the definitions over the business dates the rollups
-    /// cover tells whether anything changed; rewriting the same calendar costs nothing).
+    /// contribution off the wrong bucket. So every change of them updates the contact rollups in
+    /// the same transaction: a changed setting, store time zone or holiday (a fingerprint of them
+    /// in `rollup_state`) rebuilds them all; changed, added or removed business days (against
+    /// `rollup_business_day_snapshot`, what the rollups were computed with) recompute the store
+    /// days around them only. Rewriting the same calendar costs a comparison.
     static let rollupRebuild = [
         """
         CREATE FUNCTION rollup_rebuild_contacts(p_from timestamptz, p_to timestamptz) RETURNS void
@@ -44,46 +46,75 @@ extension SwitchboardSchema {
             GROUP BY coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type;
 
             IF p_from IS NULL AND p_to IS NULL THEN
-                UPDATE rollup_state SET
-                    first_business_date = r.first, last_business_date = r.last,
-                    definitions_fingerprint = rollup_definitions_fingerprint(r.first, r.last)
-                FROM (SELECT min(business_date) AS first, max(business_date) AS last FROM store_day_rollup) AS r;
+                UPDATE rollup_state SET definitions_fingerprint = rollup_definitions_fingerprint();
+                DELETE FROM rollup_business_day_snapshot;
+                INSERT INTO rollup_business_day_snapshot (store_id, business_date, day_type, closes_at)
+                SELECT store_id, business_date, day_type, closes_at FROM store_business_day;
             END IF;
         END
         $fn$
         """,
         """
-        CREATE FUNCTION rollup_definitions_fingerprint(p_first date, p_last date) RETURNS text
-        LANGUAGE sql STABLE AS $$
+        CREATE FUNCTION rollup_definitions_fingerprint() RETURNS text LANGUAGE sql STABLE AS $$
             SELECT md5(concat_ws('|',
                 analytics_threshold_seconds()::text,
                 analytics_time_zone(),
                 (SELECT string_agg(concat_ws(',', store_id, time_zone), ';' ORDER BY store_id) FROM store),
-                (SELECT string_agg(concat_ws(',', store_id, business_date, day_type, extract(epoch FROM closes_at)), ';'
-                                   ORDER BY store_id, business_date)
-                 FROM store_business_day WHERE business_date BETWEEN p_first - 1 AND p_last + 1),
-                (SELECT string_agg(day::text, ';' ORDER BY day)
-                 FROM calendar_day WHERE day BETWEEN p_first - 1 AND p_last + 2)))
+                (SELECT string_agg(day::text, ';' ORDER BY day) FROM calendar_day)))
         $$
         """,
         """
         CREATE FUNCTION rollup_sync_definitions() RETURNS boolean LANGUAGE plpgsql AS $fn$
         DECLARE
-            v_state rollup_state;
-            v_first date;
-            v_last date;
+            v_stores text[];
+            v_dates date[];
         BEGIN
             PERFORM rollup_lock();
-            SELECT * INTO v_state FROM rollup_state;
-            IF v_state.definitions_fingerprint IS NOT DISTINCT FROM
-                rollup_definitions_fingerprint(v_state.first_business_date, v_state.last_business_date) THEN
-                -- Unchanged: the days added since were computed with these definitions too.
-                SELECT min(business_date), max(business_date) INTO v_first, v_last FROM store_day_rollup;
-                UPDATE rollup_state SET first_business_date = v_first, last_business_date = v_last,
-                    definitions_fingerprint = rollup_definitions_fingerprint(v_first, v_last);
+            IF (SELECT definitions_fingerprint FROM rollup_state) IS DISTINCT FROM rollup_definitions_fingerprint() THEN
+                PERFORM rollup_rebuild_contacts(NULL, NULL);
+                RETURN true;
+            END IF;
+            -- The business days that changed since the rollups were computed.
+            SELECT array_agg(coalesce(c.store_id, s.store_id)), array_agg(coalesce(c.business_date, s.business_date))
+            INTO v_stores, v_dates
+            FROM store_business_day c
+            FULL JOIN rollup_business_day_snapshot s ON s.store_id = c.store_id AND s.business_date = c.business_date
+            WHERE c.store_id IS NULL OR s.store_id IS NULL OR c.day_type IS DISTINCT FROM s.day_type
+               OR c.closes_at IS DISTINCT FROM s.closes_at;
+            IF v_stores IS NULL THEN
                 RETURN false;
             END IF;
-            PERFORM rollup_rebuild_contacts(NULL, NULL);
+            -- A day's closing time moves contacts between it and the next day: recompute the store
+            -- days around each changed one from the contacts that may belong to them.
+            CREATE TEMP TABLE IF NOT EXISTS rollup_changed_day (store_id text, business_date date) ON COMMIT DROP;
+            INSERT INTO rollup_changed_day
+            SELECT DISTINCT k.store_id, k.business_date + d
+            FROM unnest(v_stores, v_dates) AS k(store_id, business_date), generate_series(-1, 1) AS d;
+            DELETE FROM store_day_rollup t USING rollup_changed_day k
+            WHERE t.store_id = k.store_id AND t.business_date = k.business_date;
+            INSERT INTO store_day_rollup (store_id, business_date, day_type,
+                \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", ")))
+            SELECT coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type,
+                   \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "1"))
+            FROM contact_outcome o
+            CROSS JOIN LATERAL store_business_day_at(o.store_id, o.initiation_ts) AS b
+            WHERE o.contact_id IN (
+                    SELECT r.contact_id
+                    FROM unnest(v_stores, v_dates) AS k(store_id, business_date)
+                    JOIN contact_record r ON r.store_id = k.store_id
+                        AND r.initiation_ts >= k.business_date - 3 AND r.initiation_ts < k.business_date + 4)
+              AND EXISTS (
+                    SELECT 1 FROM rollup_changed_day k
+                    WHERE k.store_id = o.store_id AND k.business_date = b.business_date)
+            GROUP BY coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type;
+            DELETE FROM rollup_business_day_snapshot s USING unnest(v_stores, v_dates) AS k(store_id, business_date)
+            WHERE s.store_id = k.store_id AND s.business_date = k.business_date;
+            INSERT INTO rollup_business_day_snapshot (store_id, business_date, day_type, closes_at)
+            SELECT c.store_id, c.business_date, c.day_type, c.closes_at
+            FROM store_business_day c
+            JOIN unnest(v_stores, v_dates) AS k(store_id, business_date)
+                ON c.store_id = k.store_id AND c.business_date = k.business_date;
+            DROP TABLE rollup_changed_day;
             RETURN true;
         END
         $fn$

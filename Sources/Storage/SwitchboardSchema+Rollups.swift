@@ -126,15 +126,26 @@ extension SwitchboardSchema {
         """
         CREATE TABLE rollup_state (
             singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
-            definitions_fingerprint text,
-            first_business_date date,
-            last_business_date date
+            definitions_fingerprint text
         )
         """,
         "INSERT INTO rollup_state DEFAULT VALUES",
         """
         COMMENT ON TABLE rollup_state IS
-        'The fingerprint of the settings, stores, business days and holidays store_day_rollup and queue_interval_rollup were computed with (over the business dates they cover); rollup_sync_definitions() rebuilds them when it changes.'
+        'The fingerprint of the settings, store time zones and holidays the contact rollups were computed with; rollup_sync_definitions() rebuilds them when it changes.'
+        """,
+        """
+        CREATE TABLE rollup_business_day_snapshot (
+            store_id text NOT NULL,
+            business_date date NOT NULL,
+            day_type text NOT NULL,
+            closes_at timestamptz,
+            PRIMARY KEY (store_id, business_date)
+        )
+        """,
+        """
+        COMMENT ON TABLE rollup_business_day_snapshot IS
+        'The store_business_day rows store_day_rollup was computed with; rollup_sync_definitions() recomputes the store days around the rows that differ.'
         """,
     ]
 

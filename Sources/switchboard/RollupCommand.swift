@@ -3,12 +3,13 @@ import Foundation
 import Roles
 import Storage
 
-/// `switchboard rollup rebuild`: recomputes the analyst rollups from the raw tables.
+/// `switchboard rollup rebuild|check`: recomputes the analyst rollups from the raw tables, or compares
+/// the views that read them with their definitions over the raw tables.
 struct RollupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollup",
         abstract: "Maintain the rollup tables the analyst views read.",
-        subcommands: [Rebuild.self]
+        subcommands: [Rebuild.self, Check.self]
     )
 
     struct Rebuild: AsyncParsableCommand {
@@ -45,6 +46,32 @@ struct RollupCommand: AsyncParsableCommand {
                     "rebuilt \(counts.queueIntervals) queue intervals, \(counts.storeDays) store days, "
                         + "\(counts.agentIntervals) agent intervals in \(String(format: "%.1f", seconds)) s"
                 )
+            }
+        }
+    }
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compare the rollup-backed views with their definitions over the raw tables (slow).",
+            discussion: "Exits with status 1 when a view differs."
+        )
+
+        func run() async throws {
+            let settings = try Settings()
+            LoggingSetup.bootstrap(settings)
+            let differences = try await OneShotDatabase.run(settings) { client, logger in
+                try await RollupStore(client: client, logger: logger).differences()
+            }
+            for difference in differences {
+                print(
+                    "\(difference.view): \(difference.onlyInView) rows only in the view, "
+                        + "\(difference.onlyInDefinition) only in the definition"
+                )
+            }
+            if differences.isEmpty {
+                print("the rollups match the raw tables")
+            } else {
+                throw ExitCode(1)
             }
         }
     }
