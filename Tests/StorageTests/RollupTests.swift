@@ -44,6 +44,13 @@ struct RollupTests {
             .write(IngestDecoder().decode(sources), claims: nil)
     }
 
+    /// One number from a query.
+    static func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
+        for try await value in rows.decode(Int?.self) { return value ?? 0 }
+        return 0
+    }
+
     static func expectExact(_ client: PostgresClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let differences = try await RollupStore(client: client, logger: TestDatabase.logger).differences()
         #expect(
@@ -151,7 +158,7 @@ struct RollupTests {
             let counts = try await store.rebuild(from: "2026-11-18", to: "2026-11-19")
             #expect(counts.queueIntervals == 1)  // Reservations at 01:00
             #expect(counts.storeDays == 1)
-            let damaged = try await IngestProcessCount.value(
+            let damaged = try await Self.count(
                 client, "SELECT contacts FROM store_day_rollup WHERE store_id = 'test-izakaya'")
             #expect(damaged == 99)
             try await store.rebuild(from: nil, to: nil)
@@ -176,11 +183,3 @@ struct RollupTests {
     }
 }
 
-/// One number from a query.
-enum IngestProcessCount {
-    static func value(_ client: PostgresClient, _ sql: String) async throws -> Int {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
-        for try await value in rows.decode(Int.self) { return value }
-        return 0
-    }
-}
