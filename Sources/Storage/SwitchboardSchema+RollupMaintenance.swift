@@ -25,7 +25,7 @@ extension SwitchboardSchema {
     /// segment): from the agent's first new event to 10 minutes after its last.
     static let rollupMaintenance = [
         """
-        CREATE FUNCTION rollup_interval(ts timestamptz) RETURNS timestamptz LANGUAGE sql IMMUTABLE AS
+        CREATE FUNCTION rollup_interval(ts timestamptz) RETURNS timestamptz LANGUAGE sql STABLE AS
         $$ SELECT to_timestamp(floor(extract(epoch FROM ts) / 900) * 900) $$
         """,
         """
@@ -99,7 +99,7 @@ extension SwitchboardSchema {
         insertAgents,
         """
         CREATE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
-        RETURNS void LANGUAGE plpgsql AS $$
+        RETURNS void LANGUAGE plpgsql SET jit = off AS $$
         DECLARE
             v_agents text[];
             v_lo timestamptz[];
@@ -132,7 +132,12 @@ extension SwitchboardSchema {
     /// The classification repeats `contact_outcome`'s (the rebuild reads the view itself, and the
     /// tests compare the two).
     static let applyContacts = """
-        CREATE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE plpgsql AS $fn$
+        CREATE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE plpgsql
+        SET plan_cache_mode = force_custom_plan SET jit = off AS $fn$
+        DECLARE
+            -- Read once: a SQL function with a subquery runs per row, not inlined.
+            v_threshold integer := analytics_threshold_seconds();
+            v_time_zone text := analytics_time_zone();
         BEGIN
             PERFORM rollup_lock();
             PERFORM rollup_ensure_stash();
@@ -145,11 +150,11 @@ extension SwitchboardSchema {
                 -- initiation method (callback, transfer) matters to them.
                 SELECT \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")),
                        o.initiation_method AS old_next_method, n.initiation_method AS new_next_method
-                FROM contact_record r
+                FROM batch k
+                JOIN contact_record r ON r.next_contact_id = k.contact_id
                 JOIN contact_record n ON n.contact_id = r.next_contact_id
                 LEFT JOIN pre o ON o.contact_id = r.next_contact_id
-                WHERE r.next_contact_id = ANY (p_ids)
-                  AND NOT EXISTS (SELECT 1 FROM batch b WHERE b.contact_id = r.contact_id)
+                WHERE NOT EXISTS (SELECT 1 FROM batch b WHERE b.contact_id = r.contact_id)
             ), side AS (
                 SELECT 1 AS sign, \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")),
                        n.initiation_method AS next_initiation_method
@@ -197,9 +202,9 @@ extension SwitchboardSchema {
                        queue_s, queued, handled, answered, abandoned, callback_requested,
                        transferred_out_queue OR transferred_out_by_agent OR transferred_out_external AS transferred_out,
                        transferred_out_queue, transferred_out_external,
-                       answered AND queue_s <= analytics_threshold_seconds() AS answered_within_threshold,
-                       abandoned AND queue_s <= analytics_threshold_seconds() AS abandoned_within_threshold,
-                       (answered OR abandoned OR callback_requested) AND queue_s <= analytics_threshold_seconds()
+                       answered AND queue_s <= v_threshold AS answered_within_threshold,
+                       abandoned AND queue_s <= v_threshold AS abandoned_within_threshold,
+                       (answered OR abandoned OR callback_requested) AND queue_s <= v_threshold
                            AS removed_within_threshold,
                        CASE WHEN handled THEN
                            coalesce(agent_interaction_s, 0) + coalesce(customer_hold_s, 0) + coalesce(acw_s, 0)
@@ -238,12 +243,29 @@ extension SwitchboardSchema {
                     SELECT 1 FROM queue_interval_rollup t WHERE t.queue = d.queue AND t.interval_start = d.interval_start)
                 RETURNING 1
             ), store_delta AS (
-                SELECT coalesce(o.store_id, '(unknown)') AS store_id, b.business_date, b.day_type,
-                       \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "sign"))
+                -- store_business_day_at(store_id, initiation_ts) and day_type(date), as joins.
+                SELECT coalesce(o.store_id, '(unknown)') AS store_id, b.business_date,
+                       coalesce(d.day_type, CASE
+                           WHEN h0.day IS NOT NULL THEN 'holiday'
+                           WHEN h1.day IS NOT NULL THEN 'pre_holiday'
+                           WHEN extract(isodow FROM b.business_date) IN (6, 7) THEN 'weekend'
+                           ELSE 'weekday' END) AS day_type,
+                       \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "o.sign"))
                 FROM outcome o
-                CROSS JOIN LATERAL store_business_day_at(o.store_id, o.initiation_ts) AS b
+                LEFT JOIN store s ON s.store_id = o.store_id
+                CROSS JOIN LATERAL (
+                    SELECT (o.initiation_ts AT TIME ZONE coalesce(s.time_zone, v_time_zone))::date AS local_date
+                ) AS l
+                LEFT JOIN store_business_day p
+                    ON p.store_id = o.store_id AND p.business_date = l.local_date - 1 AND o.initiation_ts < p.closes_at
+                CROSS JOIN LATERAL (
+                    SELECT CASE WHEN p.store_id IS NULL THEN l.local_date ELSE l.local_date - 1 END AS business_date
+                ) AS b
+                LEFT JOIN store_business_day d ON d.store_id = o.store_id AND d.business_date = b.business_date
+                LEFT JOIN calendar_day h0 ON h0.day = b.business_date
+                LEFT JOIN calendar_day h1 ON h1.day = b.business_date + 1
                 WHERE o.initiation_ts IS NOT NULL
-                GROUP BY coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type
+                GROUP BY 1, 2, 3
             )
             INSERT INTO store_day_rollup AS t (store_id, business_date, day_type,
                 \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", ")))
@@ -283,7 +305,7 @@ extension SwitchboardSchema {
     /// agent's last segment counts its full 10 minutes (the views take off the part after now()).
     static let insertAgents = """
         CREATE FUNCTION rollup_insert_agents(p_agents text[], p_lo timestamptz[], p_hi timestamptz[])
-        RETURNS void LANGUAGE plpgsql AS $fn$
+        RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan SET jit = off AS $fn$
         BEGIN
             WITH g AS (
                 SELECT * FROM unnest(p_agents, p_lo, p_hi) AS g(agent_arn, lo, hi)
