@@ -173,44 +173,7 @@ extension SwitchboardSchema {
                        CASE WHEN s.sign > 0 THEN d.new_next_method ELSE d.old_next_method END
                 FROM previous d CROSS JOIN (VALUES (1), (-1)) AS s(sign)
                 WHERE d.old_next_method IS DISTINCT FROM d.new_next_method
-            ), base AS (
-                SELECT side.*,
-                       coalesce(queue_arn, queue_name) AS queue,
-                       enqueue_ts IS NOT NULL AND coalesce(queue_arn, queue_name) IS NOT NULL AS queued,
-                       connected_to_agent_ts IS NOT NULL AS handled,
-                       CASE WHEN enqueue_ts IS NOT NULL THEN coalesce(
-                           queue_duration_s,
-                           greatest(0, floor(extract(epoch FROM
-                               coalesce(dequeue_ts, connected_to_agent_ts, disconnect_ts) - enqueue_ts)))::integer)
-                       END AS queue_s
-                FROM side
-            ), classified AS (
-                SELECT base.*,
-                       queued AND handled AS answered,
-                       queued AND NOT handled AND next_contact_id IS NULL AND transfer_completed_ts IS NULL
-                           AND coalesce(disconnect_reason = 'CUSTOMER_DISCONNECT', false) AS abandoned,
-                       queued AND NOT handled AND coalesce(next_initiation_method = 'CALLBACK', false)
-                           AS callback_requested,
-                       coalesce(next_initiation_method = 'QUEUE_TRANSFER', false) AS transferred_out_queue,
-                       handled AND coalesce(next_initiation_method = 'TRANSFER', false) AS transferred_out_by_agent,
-                       transfer_completed_ts IS NOT NULL AS transferred_out_external
-                FROM base
-            ), outcome AS MATERIALIZED (
-                SELECT sign, store_id, initiation_ts, initiation_method, queue, queue_name, next_contact_id,
-                       rollup_interval(enqueue_ts) AS interval_start,
-                       initial_contact_id IS NULL OR initial_contact_id = contact_id AS first_contact,
-                       queue_s, queued, handled, answered, abandoned, callback_requested,
-                       transferred_out_queue OR transferred_out_by_agent OR transferred_out_external AS transferred_out,
-                       transferred_out_queue, transferred_out_external,
-                       answered AND queue_s <= v_threshold AS answered_within_threshold,
-                       abandoned AND queue_s <= v_threshold AS abandoned_within_threshold,
-                       (answered OR abandoned OR callback_requested) AND queue_s <= v_threshold
-                           AS removed_within_threshold,
-                       CASE WHEN handled THEN
-                           coalesce(agent_interaction_s, 0) + coalesce(customer_hold_s, 0) + coalesce(acw_s, 0)
-                       END AS handle_s,
-                       acw_s, agent_connection_attempts
-                FROM classified
+            \(classification(materialized: true))
             ), queue_delta AS MATERIALIZED (
                 SELECT queue, interval_start,
                        max(queue_name) FILTER (WHERE sign > 0) AS added_name,
@@ -242,31 +205,7 @@ extension SwitchboardSchema {
                 WHERE NOT EXISTS (
                     SELECT 1 FROM queue_interval_rollup t WHERE t.queue = d.queue AND t.interval_start = d.interval_start)
                 RETURNING 1
-            ), store_delta AS (
-                -- store_business_day_at(store_id, initiation_ts) and day_type(date), as joins.
-                SELECT coalesce(o.store_id, '(unknown)') AS store_id, b.business_date,
-                       coalesce(d.day_type, CASE
-                           WHEN h0.day IS NOT NULL THEN 'holiday'
-                           WHEN h1.day IS NOT NULL THEN 'pre_holiday'
-                           WHEN extract(isodow FROM b.business_date) IN (6, 7) THEN 'weekend'
-                           ELSE 'weekday' END) AS day_type,
-                       \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "o.sign"))
-                FROM outcome o
-                LEFT JOIN store s ON s.store_id = o.store_id
-                CROSS JOIN LATERAL (
-                    SELECT (o.initiation_ts AT TIME ZONE coalesce(s.time_zone, v_time_zone))::date AS local_date
-                ) AS l
-                LEFT JOIN store_business_day p
-                    ON p.store_id = o.store_id AND p.business_date = l.local_date - 1 AND o.initiation_ts < p.closes_at
-                CROSS JOIN LATERAL (
-                    SELECT CASE WHEN p.store_id IS NULL THEN l.local_date ELSE l.local_date - 1 END AS business_date
-                ) AS b
-                LEFT JOIN store_business_day d ON d.store_id = o.store_id AND d.business_date = b.business_date
-                LEFT JOIN calendar_day h0 ON h0.day = b.business_date
-                LEFT JOIN calendar_day h1 ON h1.day = b.business_date + 1
-                WHERE o.initiation_ts IS NOT NULL
-                GROUP BY 1, 2, 3
-            )
+            \(storeDelta)
             INSERT INTO store_day_rollup AS t (store_id, business_date, day_type,
                 \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", ")))
             SELECT store_id, business_date, day_type,
@@ -357,5 +296,81 @@ extension SwitchboardSchema {
             GROUP BY s.agent_arn, s.interval_start;
         END
         $fn$
+        """
+
+    /// The CTEs after `side` (rows of `contact_record`'s columns with `sign` and
+    /// `next_initiation_method`): `contact_outcome`'s classification, as `outcome`. Uses the
+    /// plpgsql variables `v_threshold` and `v_time_zone`.
+    static func classification(materialized: Bool) -> String {
+        """
+        ), base AS (
+            SELECT side.*,
+                   coalesce(queue_arn, queue_name) AS queue,
+                   enqueue_ts IS NOT NULL AND coalesce(queue_arn, queue_name) IS NOT NULL AS queued,
+                   connected_to_agent_ts IS NOT NULL AS handled,
+                   CASE WHEN enqueue_ts IS NOT NULL THEN coalesce(
+                       queue_duration_s,
+                       greatest(0, floor(extract(epoch FROM
+                           coalesce(dequeue_ts, connected_to_agent_ts, disconnect_ts) - enqueue_ts)))::integer)
+                   END AS queue_s
+            FROM side
+        ), classified AS (
+            SELECT base.*,
+                   queued AND handled AS answered,
+                   queued AND NOT handled AND next_contact_id IS NULL AND transfer_completed_ts IS NULL
+                       AND coalesce(disconnect_reason = 'CUSTOMER_DISCONNECT', false) AS abandoned,
+                   queued AND NOT handled AND coalesce(next_initiation_method = 'CALLBACK', false)
+                       AS callback_requested,
+                   coalesce(next_initiation_method = 'QUEUE_TRANSFER', false) AS transferred_out_queue,
+                   handled AND coalesce(next_initiation_method = 'TRANSFER', false) AS transferred_out_by_agent,
+                   transfer_completed_ts IS NOT NULL AS transferred_out_external
+            FROM base
+        ), outcome AS \(materialized ? "MATERIALIZED " : "")(
+            SELECT sign, store_id, initiation_ts, initiation_method, queue, queue_name, next_contact_id,
+                   rollup_interval(enqueue_ts) AS interval_start,
+                   initial_contact_id IS NULL OR initial_contact_id = contact_id AS first_contact,
+                   queue_s, queued, handled, answered, abandoned, callback_requested,
+                   transferred_out_queue OR transferred_out_by_agent OR transferred_out_external AS transferred_out,
+                   transferred_out_queue, transferred_out_external,
+                   answered AND queue_s <= v_threshold AS answered_within_threshold,
+                   abandoned AND queue_s <= v_threshold AS abandoned_within_threshold,
+                   (answered OR abandoned OR callback_requested) AND queue_s <= v_threshold
+                       AS removed_within_threshold,
+                   CASE WHEN handled THEN
+                       coalesce(agent_interaction_s, 0) + coalesce(customer_hold_s, 0) + coalesce(acw_s, 0)
+                   END AS handle_s,
+                   acw_s, agent_connection_attempts
+            FROM classified
+        """
+    }
+
+    /// The CTE `store_delta`: `outcome` summed per store, business day and day type
+    /// (`store_business_day_at` and `day_type` as joins).
+    static let storeDelta = """
+        ), store_delta AS (
+            -- store_business_day_at(store_id, initiation_ts) and day_type(date), as joins.
+            SELECT coalesce(o.store_id, '(unknown)') AS store_id, b.business_date,
+                   coalesce(d.day_type, CASE
+                       WHEN h0.day IS NOT NULL THEN 'holiday'
+                       WHEN h1.day IS NOT NULL THEN 'pre_holiday'
+                       WHEN extract(isodow FROM b.business_date) IN (6, 7) THEN 'weekend'
+                       ELSE 'weekday' END) AS day_type,
+                   \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "o.sign"))
+            FROM outcome o
+            LEFT JOIN store s ON s.store_id = o.store_id
+            CROSS JOIN LATERAL (
+                SELECT (o.initiation_ts AT TIME ZONE coalesce(s.time_zone, v_time_zone))::date AS local_date
+            ) AS l
+            LEFT JOIN store_business_day p
+                ON p.store_id = o.store_id AND p.business_date = l.local_date - 1 AND o.initiation_ts < p.closes_at
+            CROSS JOIN LATERAL (
+                SELECT CASE WHEN p.store_id IS NULL THEN l.local_date ELSE l.local_date - 1 END AS business_date
+            ) AS b
+            LEFT JOIN store_business_day d ON d.store_id = o.store_id AND d.business_date = b.business_date
+            LEFT JOIN calendar_day h0 ON h0.day = b.business_date
+            LEFT JOIN calendar_day h1 ON h1.day = b.business_date + 1
+            WHERE o.initiation_ts IS NOT NULL
+            GROUP BY 1, 2, 3
+        )
         """
 }

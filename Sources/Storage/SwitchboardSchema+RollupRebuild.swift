@@ -13,37 +13,51 @@ extension SwitchboardSchema {
     static let rollupRebuild = [
         """
         CREATE FUNCTION rollup_rebuild_contacts(p_from timestamptz, p_to timestamptz) RETURNS void
-        LANGUAGE plpgsql AS $fn$
+        LANGUAGE plpgsql SET jit = off AS $fn$
         DECLARE
             v_lo timestamptz := coalesce(rollup_interval(p_from), '-infinity');
             v_hi timestamptz := coalesce(rollup_interval(p_to - interval '1 microsecond') + interval '15 minutes',
                                          'infinity');
             v_first date := (p_from AT TIME ZONE analytics_time_zone())::date;
             v_last date := ((p_to - interval '1 microsecond') AT TIME ZONE analytics_time_zone())::date;
+            v_threshold integer := analytics_threshold_seconds();
+            v_time_zone text := analytics_time_zone();
         BEGIN
             PERFORM rollup_lock();
             DELETE FROM queue_interval_rollup WHERE interval_start >= v_lo AND interval_start < v_hi;
+            WITH side AS (
+                SELECT 1 AS sign, \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")), n.initiation_method AS next_initiation_method
+                FROM contact_record r
+                LEFT JOIN contact_record n ON n.contact_id = r.next_contact_id
+                WHERE r.enqueue_ts >= v_lo AND r.enqueue_ts < v_hi
+            \(classification(materialized: false))
+            )
             INSERT INTO queue_interval_rollup (queue, interval_start, queue_name, max_queued_s,
                 \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
             SELECT queue, interval_start, max(queue_name), max(queue_s),
-                   \(RollupSums.aggregates(RollupSums.queueCounts, sums: RollupSums.queueSums, sign: "1"))
-            FROM contact_outcome
-            WHERE queued AND enqueue_ts >= v_lo AND enqueue_ts < v_hi
+                   \(RollupSums.aggregates(RollupSums.queueCounts, sums: RollupSums.queueSums, sign: "sign"))
+            FROM outcome
+            WHERE queued
             GROUP BY queue, interval_start;
 
             DELETE FROM store_day_rollup
             WHERE (v_first IS NULL OR business_date >= v_first) AND (v_last IS NULL OR business_date <= v_last);
+            WITH side AS (
+                SELECT 1 AS sign, \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")), n.initiation_method AS next_initiation_method
+                FROM contact_record r
+                LEFT JOIN contact_record n ON n.contact_id = r.next_contact_id
+                WHERE r.initiation_ts IS NOT NULL
+                  -- A business date is the local date or the one before, in any time zone (±14 h).
+                  AND (v_first IS NULL OR r.initiation_ts >= v_first - 3)
+                  AND (v_last IS NULL OR r.initiation_ts < v_last + 4)
+            \(classification(materialized: false))
+            \(storeDelta)
             INSERT INTO store_day_rollup (store_id, business_date, day_type,
                 \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", ")))
-            SELECT coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type,
-                   \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "1"))
-            FROM contact_outcome o
-            CROSS JOIN LATERAL store_business_day_at(o.store_id, o.initiation_ts) AS b
-            WHERE o.initiation_ts IS NOT NULL
-              -- A business date is the local date or the one before, in any time zone (±14 h).
-              AND (v_first IS NULL OR (o.initiation_ts >= v_first - 3 AND b.business_date >= v_first))
-              AND (v_last IS NULL OR (o.initiation_ts < v_last + 4 AND b.business_date <= v_last))
-            GROUP BY coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type;
+            SELECT store_id, business_date, day_type,
+                   \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", "))
+            FROM store_delta
+            WHERE (v_first IS NULL OR business_date >= v_first) AND (v_last IS NULL OR business_date <= v_last);
 
             IF p_from IS NULL AND p_to IS NULL THEN
                 UPDATE rollup_state SET definitions_fingerprint = rollup_definitions_fingerprint();
@@ -64,10 +78,12 @@ extension SwitchboardSchema {
         $$
         """,
         """
-        CREATE FUNCTION rollup_sync_definitions() RETURNS boolean LANGUAGE plpgsql AS $fn$
+        CREATE FUNCTION rollup_sync_definitions() RETURNS boolean LANGUAGE plpgsql SET jit = off AS $fn$
         DECLARE
             v_stores text[];
             v_dates date[];
+            v_threshold integer := analytics_threshold_seconds();
+            v_time_zone text := analytics_time_zone();
         BEGIN
             PERFORM rollup_lock();
             IF (SELECT definitions_fingerprint FROM rollup_state) IS DISTINCT FROM rollup_definitions_fingerprint() THEN
@@ -92,21 +108,24 @@ extension SwitchboardSchema {
             FROM unnest(v_stores, v_dates) AS k(store_id, business_date), generate_series(-1, 1) AS d;
             DELETE FROM store_day_rollup t USING rollup_changed_day k
             WHERE t.store_id = k.store_id AND t.business_date = k.business_date;
+            WITH side AS (
+                SELECT 1 AS sign, \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")), n.initiation_method AS next_initiation_method
+                FROM contact_record r
+                LEFT JOIN contact_record n ON n.contact_id = r.next_contact_id
+                WHERE r.contact_id IN (
+                    SELECT c.contact_id
+                    FROM unnest(v_stores, v_dates) AS k(store_id, business_date)
+                    JOIN contact_record c ON c.store_id = k.store_id
+                        AND c.initiation_ts >= k.business_date - 3 AND c.initiation_ts < k.business_date + 4)
+            \(classification(materialized: false))
+            \(storeDelta)
             INSERT INTO store_day_rollup (store_id, business_date, day_type,
                 \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", ")))
-            SELECT coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type,
-                   \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "1"))
-            FROM contact_outcome o
-            CROSS JOIN LATERAL store_business_day_at(o.store_id, o.initiation_ts) AS b
-            WHERE o.contact_id IN (
-                    SELECT r.contact_id
-                    FROM unnest(v_stores, v_dates) AS k(store_id, business_date)
-                    JOIN contact_record r ON r.store_id = k.store_id
-                        AND r.initiation_ts >= k.business_date - 3 AND r.initiation_ts < k.business_date + 4)
-              AND EXISTS (
-                    SELECT 1 FROM rollup_changed_day k
-                    WHERE k.store_id = o.store_id AND k.business_date = b.business_date)
-            GROUP BY coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type;
+            SELECT d.store_id, d.business_date, d.day_type,
+                   \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).map { "d.\($0)" }
+                       .joined(separator: ", "))
+            FROM store_delta d
+            JOIN rollup_changed_day k ON k.store_id = d.store_id AND k.business_date = d.business_date;
             DELETE FROM rollup_business_day_snapshot s USING unnest(v_stores, v_dates) AS k(store_id, business_date)
             WHERE s.store_id = k.store_id AND s.business_date = k.business_date;
             INSERT INTO rollup_business_day_snapshot (store_id, business_date, day_type, closes_at)
@@ -124,7 +143,8 @@ extension SwitchboardSchema {
         'Rebuilds queue_interval_rollup and store_day_rollup when the settings, stores, business days or holidays they were computed with changed; returns whether it did. Called in the transaction that changes them.'
         """,
         """
-        CREATE FUNCTION rollup_rebuild(p_from timestamptz, p_to timestamptz) RETURNS void LANGUAGE plpgsql AS $fn$
+        CREATE FUNCTION rollup_rebuild(p_from timestamptz, p_to timestamptz) RETURNS void LANGUAGE plpgsql
+        SET jit = off AS $fn$
         DECLARE
             v_lo timestamptz := coalesce(rollup_interval(p_from), '-infinity');
             v_hi timestamptz := coalesce(rollup_interval(p_to - interval '1 microsecond') + interval '15 minutes',
