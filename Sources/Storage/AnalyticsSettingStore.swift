@@ -17,17 +17,10 @@ public struct AnalyticsSettingStore: Sendable {
     }
 
     /// Sets the value of an existing key (the migrations create every key with its description).
-    ///
-    /// The rollups follow in the same transaction when the threshold or the time zone changed
-    /// (`rollup_sync_definitions()`).
     public func set(_ key: String, to value: String) async throws {
-        let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query(
-                "UPDATE analytics_setting SET value = \(value) WHERE key = \(key) AND value IS DISTINCT FROM \(value)",
-                logger: logger)
-            try await connection.query("SELECT rollup_sync_definitions()", logger: logger)
-        }
+        try await client.query(
+            "UPDATE analytics_setting SET value = \(value) WHERE key = \(key) AND value IS DISTINCT FROM \(value)",
+            logger: logger)
     }
 
     /// The value of a key, or `nil` when absent.

@@ -1,5 +1,5 @@
 /// The measures of the contact rollups, shared by their upkeep (signed contributions) and their
-/// rebuild (from `contact_outcome`), so the two cannot disagree on a column.
+/// rebuild (the same with `sign` 1), so the two cannot disagree on a column.
 ///
 /// - Important: These strings are part of migration 7's SQL. A deployed database has run them:
 ///   change a definition in a new migration (with `rollup_rebuild(NULL, NULL)`), never here.

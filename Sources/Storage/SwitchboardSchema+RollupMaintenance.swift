@@ -129,8 +129,9 @@ extension SwitchboardSchema {
     /// `rollup_apply_contacts(ids)`: the signed contributions of the written contacts, their
     /// replaced versions and their previous contacts, summed per bucket and added to the rollups.
     ///
-    /// The classification repeats `contact_outcome`'s (the rebuild reads the view itself, and the
-    /// tests compare the two).
+    /// The classification (``classification(materialized:)``) repeats `contact_outcome`'s with
+    /// the settings read once (a SQL function with a subquery is not inlined: it would run per
+    /// row); ``RollupStore/differences()`` and the tests compare the views with the original.
     static let applyContacts = """
         CREATE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE plpgsql
         SET plan_cache_mode = force_custom_plan SET jit = off AS $fn$

@@ -143,6 +143,22 @@ extension SwitchboardSchema {
         'Rebuilds queue_interval_rollup and store_day_rollup when the settings, stores, business days or holidays they were computed with changed; returns whether it did. Called in the transaction that changes them.'
         """,
         """
+        CREATE FUNCTION analytics_setting_rollup_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM rollup_sync_definitions();
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER analytics_setting_rollup_sync AFTER INSERT OR UPDATE OR DELETE ON analytics_setting
+        FOR EACH STATEMENT EXECUTE FUNCTION analytics_setting_rollup_sync()
+        """,
+        """
+        COMMENT ON TRIGGER analytics_setting_rollup_sync ON analytics_setting IS
+        'A changed threshold or business time zone rebuilds the contact rollups in the same transaction.'
+        """,
+        """
         CREATE FUNCTION rollup_rebuild(p_from timestamptz, p_to timestamptz) RETURNS void LANGUAGE plpgsql
         SET jit = off AS $fn$
         DECLARE

@@ -181,4 +181,19 @@ struct RollupTests {
             try await Self.expectStory(client, stores: expected)
         }
     }
+
+    @Test("a changed threshold, even set by hand in SQL, rebuilds the queue intervals in its transaction")
+    func thresholdChange() async throws {
+        try await IngestWriterTests.migrated("rollup_threshold") { client in
+            try await Self.story(client)
+            try await client.query(
+                "UPDATE analytics_setting SET value = '10' WHERE key = 'service_level_threshold_seconds'",
+                logger: TestDatabase.logger)
+            let removed = try await Self.count(
+                client,
+                "SELECT removed_within_threshold FROM queue_interval_metrics WHERE queue_name = 'Reservations'")
+            #expect(removed == 1)  // B1 (3 s); C1's 15 s is over 10 s now
+            try await Self.expectExact(client)
+        }
+    }
 }
