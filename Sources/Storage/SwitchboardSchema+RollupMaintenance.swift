@@ -270,13 +270,15 @@ extension SwitchboardSchema {
                     rollup_interval(s.start_ts), s.end_ts - interval '1 microsecond', interval '15 minutes'
                 ) AS i(interval_start)
                 WHERE s.end_ts > s.start_ts AND i.interval_start BETWEEN s.lo AND s.hi
+            ), narrow AS (
+                INSERT INTO agent_status_rollup (agent_arn, interval_start, activity, status_name, status_type,
+                    username, seconds)
+                SELECT agent_arn, interval_start, activity, status_name, status_type, max(username), sum(seconds)
+                FROM piece
+                GROUP BY agent_arn, interval_start, activity, status_name, status_type
+                RETURNING *
             )
-            INSERT INTO agent_status_rollup (agent_arn, interval_start, activity, status_name, status_type, username,
-                seconds)
-            SELECT agent_arn, interval_start, activity, status_name, status_type, max(username), sum(seconds)
-            FROM piece
-            GROUP BY agent_arn, interval_start, activity, status_name, status_type;
-
+            -- The wide rows from the narrow ones just written, each status's seconds rounded first.
             INSERT INTO agent_interval_rollup (agent_arn, interval_start, username, available_s, connecting_s,
                 on_contact_s, after_contact_work_s, error_s, custom_status_s, offline_s, agent_on_contact_s,
                 agent_idle_s)
@@ -292,8 +294,7 @@ extension SwitchboardSchema {
                        WHERE s.activity IN ('onContact', 'afterContactWork') AND s.status_type = 'ROUTABLE'), 0),
                    coalesce(sum(round(s.seconds, 3)) FILTER (
                        WHERE s.activity IN ('available', 'error') AND s.status_type = 'ROUTABLE'), 0)
-            FROM unnest(p_agents, p_lo, p_hi) AS g(agent_arn, lo, hi)
-            JOIN agent_status_rollup s ON s.agent_arn = g.agent_arn AND s.interval_start BETWEEN g.lo AND g.hi
+            FROM narrow s
             GROUP BY s.agent_arn, s.interval_start;
         END
         $fn$
