@@ -153,6 +153,8 @@ public struct BusinessDayStore: Sendable {
             // Fresh statistics: the views look business days up per contact, and a planner that
             // still believes the table empty scans it for each one.
             try await connection.query("ANALYZE store, store_business_day", logger: logger)
+            // Store days are filed by these tables: rebuild the contact rollups if they changed.
+            try await connection.query("SELECT rollup_sync_definitions()", logger: logger)
         }
     }
 }

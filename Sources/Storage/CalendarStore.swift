@@ -63,6 +63,8 @@ public struct CalendarStore: Sendable {
                 """,
                 logger: logger
             )
+            // Day types follow the holidays: rebuild the contact rollups if they changed.
+            try await connection.query("SELECT rollup_sync_definitions()", logger: logger)
         }
     }
 }

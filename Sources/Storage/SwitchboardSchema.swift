@@ -2,7 +2,7 @@
 public enum SwitchboardSchema {
     /// Every migration, in order.
     public static let migrations: [Migration] = [
-        offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics,
+        offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics, rollups,
     ]
 
     static let offsets =

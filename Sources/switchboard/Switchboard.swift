@@ -9,7 +9,7 @@ struct Switchboard: AsyncParsableCommand {
         subcommands: [
             DevCommand.self, IngestCommand.self, ServeCommand.self, ReceiveCommand.self, SimulateCommand.self,
             MigrateCommand.self, BrokerCommand.self,
-            ImportCommand.self, DeadLetterCommand.self, FlowsCommand.self, CalendarCommand.self,
+            ImportCommand.self, DeadLetterCommand.self, FlowsCommand.self, CalendarCommand.self, RollupCommand.self,
         ]
     )
 }

@@ -191,6 +191,12 @@ public struct IngestWriter: Sendable {
         )
         var written: Set<String> = []
         for row in rows { written.insert(try row.decode(String.self)) }
+        if !written.isEmpty {
+            // The rollups join the rows' transaction (SwitchboardSchema.rollupMaintenance).
+            let ids = Array(written)
+            try await Transaction.statement(
+                "SELECT rollup_apply_contacts(\(ids))", on: connection, logger: logger)
+        }
         // Copies that lost to a newer stored copy still count as versions seen.
         var outdatedIDs = ArrayColumn<String>()
         var outdatedCopies = ArrayColumn<Int32>()
@@ -256,20 +262,40 @@ public struct IngestWriter: Sendable {
             partition.append(sourced.partition)
             offset.append(sourced.offset)
         }
-        return try await Transaction.statement(
+        // Per agent, the first and last time of the events inserted (duplicates are not).
+        let inserted = try await Transaction.statement(
             """
-            INSERT INTO agent_event (event_id, agent_arn, event_type, event_ts, username, status_name, status_type,
-                status_start_ts, activity, contact_count, routing_profile, raw, source_partition, source_offset,
-                contact_state)
-            SELECT * FROM unnest(\(eventID), \(agentARN), \(eventType), \(eventTime), \(username), \(statusName),
-                \(statusType), \(statusStart), \(activity), \(contactCount), \(routingProfile), \(raw), \(partition),
-                \(offset), \(contactState))
-            ON CONFLICT (event_id) DO NOTHING
-            RETURNING 1
+            WITH inserted AS (
+                INSERT INTO agent_event (event_id, agent_arn, event_type, event_ts, username, status_name, status_type,
+                    status_start_ts, activity, contact_count, routing_profile, raw, source_partition, source_offset,
+                    contact_state)
+                SELECT * FROM unnest(\(eventID), \(agentARN), \(eventType), \(eventTime), \(username), \(statusName),
+                    \(statusType), \(statusStart), \(activity), \(contactCount), \(routingProfile), \(raw), \(partition),
+                    \(offset), \(contactState))
+                ON CONFLICT (event_id) DO NOTHING
+                RETURNING agent_arn, event_ts
+            )
+            SELECT agent_arn, min(event_ts), max(event_ts), count(*) FROM inserted GROUP BY agent_arn
             """,
             on: connection,
             logger: logger
-        ).count
+        )
+        var agents: [String] = []
+        var first: [Date] = []
+        var last: [Date] = []
+        var count = 0
+        for row in inserted {
+            let (agent, from, to, events) = try row.decode((String, Date, Date, Int).self)
+            agents.append(agent)
+            first.append(from)
+            last.append(to)
+            count += events
+        }
+        if !agents.isEmpty {
+            try await Transaction.statement(
+                "SELECT rollup_apply_agents(\(agents), \(first), \(last))", on: connection, logger: logger)
+        }
+        return count
     }
 
     static func insertContactEvents(

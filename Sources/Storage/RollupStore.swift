@@ -1,0 +1,133 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Recomputes the analyst rollups (`queue_interval_rollup`, `store_day_rollup`,
+/// `agent_status_rollup`, `agent_interval_rollup`) from the raw tables.
+///
+/// The ingest keeps the rollups in the transaction of the rows they summarize, and a change of
+/// the settings, stores, business days or holidays rebuilds the contact rollups in its own
+/// transaction; a rebuild is for what neither sees: a changed definition (a new migration), rows
+/// written or edited by hand, a doubt.
+public struct RollupStore: Sendable {
+    private let client: PostgresClient
+    private let logger: Logger
+
+    /// Creates the store.
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// What a rebuild wrote.
+    public struct Counts: Sendable, Hashable {
+        /// Rows of `queue_interval_rollup` in the range.
+        public var queueIntervals: Int
+        /// Rows of `store_day_rollup` in the range's business dates.
+        public var storeDays: Int
+        /// Rows of `agent_interval_rollup` in the range.
+        public var agentIntervals: Int
+    }
+
+    /// Recomputes every rollup for `[from, to)`, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - from: The first instant, as PostgreSQL reads a `timestamptz` (`2026-11-01T00:00:00Z`),
+    ///     or a date (`2026-11-01`: its midnight in `analytics_time_zone()`); `nil` for the
+    ///     beginning. Widened to whole 15-minute intervals.
+    ///   - to: The end (exclusive), the same way; `nil` for no end.
+    /// - Returns: The rows the range has now.
+    /// - Important: Raw rows dropped by retention are gone; a rebuild of their range empties it.
+    /// - Throws: PostgreSQL errors (a malformed time among them); nothing is changed then.
+    @discardableResult
+    public func rebuild(from: String?, to: String?) async throws -> Counts {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                "SELECT 1 FROM rollup_rebuild(rollup_instant(\(from)), rollup_instant(\(to)))", logger: logger)
+            for try await _ in rows {}
+            let counts = try await connection.query(
+                """
+                WITH bounds AS (
+                    SELECT coalesce(rollup_instant(\(from)), '-infinity') AS lo,
+                           coalesce(rollup_instant(\(to)), 'infinity') AS hi
+                )
+                SELECT (SELECT count(*) FROM queue_interval_rollup, bounds
+                        WHERE interval_start >= lo AND interval_start < hi),
+                       (SELECT count(*) FROM store_day_rollup, bounds
+                        WHERE business_date >= (lo AT TIME ZONE analytics_time_zone())::date
+                          AND business_date < (hi AT TIME ZONE analytics_time_zone())::date),
+                       (SELECT count(*) FROM agent_interval_rollup, bounds
+                        WHERE interval_start >= lo AND interval_start < hi)
+                """,
+                logger: logger
+            )
+            for try await (queue, store, agent) in counts.decode((Int, Int, Int).self) {
+                return Counts(queueIntervals: queue, storeDays: store, agentIntervals: agent)
+            }
+            return Counts(queueIntervals: 0, storeDays: 0, agentIntervals: 0)
+        }
+    }
+
+    /// How a rollup-backed view differs from its definition computed from the raw tables.
+    public struct Difference: Sendable, Hashable {
+        /// The analyst view.
+        public var view: String
+        /// Rows the view shows that the definition does not (counted with duplicates).
+        public var onlyInView: Int
+        /// Rows the definition gives that the view does not.
+        public var onlyInDefinition: Int
+    }
+
+    /// The analyst views that read rollups, each compared with its definition computed from the
+    /// raw tables (`contact_outcome` and `agent_activity_segment`, as migration 6 defined the
+    /// views), in one transaction, so both see the same rows and the same now().
+    ///
+    /// - Returns: The views that differ; empty when the rollups are exact.
+    /// - Important: This reads the whole history of the raw tables, as the views did before the
+    ///   rollups: minutes on a large database.
+    public func differences() async throws -> [Difference] {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            for statement in Self.definitions {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            var differences: [Difference] = []
+            for view in Self.checkedViews {
+                let rows = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT (SELECT count(*) FROM (SELECT * FROM \(view) EXCEPT ALL SELECT * FROM pg_temp.raw_\(view)) a),
+                                   (SELECT count(*) FROM (SELECT * FROM pg_temp.raw_\(view) EXCEPT ALL SELECT * FROM \(view)) b)
+                            """),
+                    logger: logger)
+                for try await (onlyInView, onlyInDefinition) in rows.decode((Int, Int).self)
+                where onlyInView != 0 || onlyInDefinition != 0 {
+                    differences.append(
+                        Difference(view: view, onlyInView: onlyInView, onlyInDefinition: onlyInDefinition))
+                }
+            }
+            for view in Self.checkedViews.reversed() {
+                try await connection.query(PostgresQuery(unsafeSQL: "DROP VIEW pg_temp.raw_\(view)"), logger: logger)
+            }
+            return differences
+        }
+    }
+
+    /// The views the rollups serve, in dependency order.
+    static let checkedViews = [
+        "queue_interval_metrics", "store_day_metrics", "agent_status_interval", "agent_interval_metrics",
+    ]
+
+    /// Migration 6's definitions of ``checkedViews`` as temporary `raw_` views.
+    static let definitions: [String] = (SwitchboardSchema.contactMetricViews + SwitchboardSchema.agentMetricViews)
+        .compactMap { statement in
+            guard let view = checkedViews.first(where: { statement.hasPrefix("CREATE VIEW \($0) AS") }) else {
+                return nil
+            }
+            return
+                statement
+                .replacingOccurrences(of: "CREATE VIEW \(view) AS", with: "CREATE TEMP VIEW raw_\(view) AS")
+                .replacingOccurrences(of: "FROM agent_status_interval", with: "FROM pg_temp.raw_agent_status_interval")
+        }
+}
