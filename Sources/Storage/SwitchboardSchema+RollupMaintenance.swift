@@ -276,6 +276,8 @@ extension SwitchboardSchema {
                 SELECT agent_arn, interval_start, activity, status_name, status_type, max(username), sum(seconds)
                 FROM piece
                 GROUP BY agent_arn, interval_start, activity, status_name, status_type
+                -- In time order, as the ingest writes them: a day's rows share pages.
+                ORDER BY interval_start, agent_arn
                 RETURNING *
             )
             -- The wide rows from the narrow ones just written, each status's seconds rounded first.
@@ -295,7 +297,8 @@ extension SwitchboardSchema {
                    coalesce(sum(round(s.seconds, 3)) FILTER (
                        WHERE s.activity IN ('available', 'error') AND s.status_type = 'ROUTABLE'), 0)
             FROM narrow s
-            GROUP BY s.agent_arn, s.interval_start;
+            GROUP BY s.agent_arn, s.interval_start
+            ORDER BY s.interval_start, s.agent_arn;
         END
         $fn$
         """

@@ -38,7 +38,9 @@ extension SwitchboardSchema {
                    \(RollupSums.aggregates(RollupSums.queueCounts, sums: RollupSums.queueSums, sign: "sign"))
             FROM outcome
             WHERE queued
-            GROUP BY queue, interval_start;
+            GROUP BY queue, interval_start
+            -- In time order, as the ingest writes them: a day's rows share pages.
+            ORDER BY interval_start, queue;
 
             DELETE FROM store_day_rollup
             WHERE (v_first IS NULL OR business_date >= v_first) AND (v_last IS NULL OR business_date <= v_last);
@@ -57,7 +59,8 @@ extension SwitchboardSchema {
             SELECT store_id, business_date, day_type,
                    \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", "))
             FROM store_delta
-            WHERE (v_first IS NULL OR business_date >= v_first) AND (v_last IS NULL OR business_date <= v_last);
+            WHERE (v_first IS NULL OR business_date >= v_first) AND (v_last IS NULL OR business_date <= v_last)
+            ORDER BY business_date, store_id;
 
             IF p_from IS NULL AND p_to IS NULL THEN
                 UPDATE rollup_state SET definitions_fingerprint = rollup_definitions_fingerprint();
