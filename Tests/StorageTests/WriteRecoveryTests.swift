@@ -175,9 +175,13 @@ struct WriteRecoveryTests {
                 #expect((health.oldestUnwrittenBatchAge ?? .zero) >= .seconds(2))
                 #expect(health.isStalled)
                 #expect(health.problem != nil)
-                // Abandoned attempts are terminated before each retry: they do not pile up.
+                // Abandoned attempts are terminated before each retry: they do not pile up. Only this
+                // test's database counts: suites running in parallel have ingest sessions of their own
+                // on the same server (two concurrent rollup writers once made it 3).
                 let sessions = try await Self.count(
-                    client, "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'switchboard ingest %'")
+                    client,
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'switchboard ingest %' "
+                        + "AND datname = current_database()")
                 #expect(sessions <= 2, "\(sessions) write sessions")
 
                 try await Transaction.statement("COMMIT", on: locker, logger: TestDatabase.logger)
