@@ -18,6 +18,12 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Agents (overrides SWITCHBOARD_SIMULATOR_AGENTS).")
     var agents: Int?
 
+    @Option(
+        help:
+            "The simulated instant to start at, ISO 8601 with Z or an offset (overrides SWITCHBOARD_SIMULATOR_START; default now)."
+    )
+    var start: String?
+
     @Option(help: "Base calls per store per hour, shaped by hour of day and day type.")
     var callsPerHour: Double = 6
 
@@ -52,6 +58,10 @@ struct SimulateCommand: AsyncParsableCommand {
         if let speed, speed <= 0 { throw ValidationError("--speed must be positive") }
         if let agents, agents < 0 { throw ValidationError("--agents must not be negative") }
         if let rate, rate <= 0 { throw ValidationError("--rate must be positive") }
+        if let start, Settings.instant(iso8601: start) == nil {
+            throw ValidationError(
+                "--start must be an ISO 8601 instant with Z or an offset, e.g. 2026-11-20T11:30:00+09:00")
+        }
         if let via, SimulatorRoute(rawValue: via) == nil { throw ValidationError("--via must be kafka or firehose") }
     }
 
@@ -69,6 +79,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if let seed { options.seed = seed }
         if let speed { options.speed = speed }
         if let agents { options.agents = agents }
+        if let start, let instant = Settings.instant(iso8601: start) { options.start = instant }
         options.callsPerHour = callsPerHour
         options.rate = rate
         options.duration = duration

@@ -1,3 +1,4 @@
+import ContactCenter
 import Foundation
 import Logging
 import Storage
@@ -116,6 +117,10 @@ public struct Settings: Sendable {
     /// `SWITCHBOARD_SIMULATOR_HTTP_PORT`: where `switchboard simulate` serves `/health`, `/ready`
     /// and `/metrics` (default 8082; under `dev` the simulator's metrics are on the main port).
     public var simulatorHTTPPort: Int
+    /// `SWITCHBOARD_SIMULATOR_START`: the simulated instant to start at, ISO 8601 with `Z` or an
+    /// offset (`2026-11-20T11:30:00+09:00`); unset, the simulation starts now. Pinning it makes the
+    /// traffic independent of the wall clock (at night every store is closed and no call arrives).
+    public var simulatorStart: Date?
 
     /// Reads the settings from `environment` (the process environment by default).
     ///
@@ -221,17 +226,33 @@ public struct Settings: Sendable {
         } else {
             throw SettingsError(key: "SWITCHBOARD_SIMULATOR_VIA", value: via, expected: "kafka or firehose")
         }
+        let start = string("SWITCHBOARD_SIMULATOR_START", "")
+        if start.isEmpty {
+            simulatorStart = nil
+        } else if let instant = Self.instant(iso8601: start) {
+            simulatorStart = instant
+        } else {
+            throw SettingsError(
+                key: "SWITCHBOARD_SIMULATOR_START", value: start,
+                expected: "an ISO 8601 instant with Z or an offset, e.g. 2026-11-20T11:30:00+09:00")
+        }
     }
 
-    /// The simulator's options from these settings: starting now, at the configured speed; the
+    /// The simulator's options from these settings: starting at ``simulatorStart`` (or now), at the configured speed; the
     /// receiver (for `SWITCHBOARD_SIMULATOR_VIA=firehose`) on the hook's host and port.
     public func simulatorOptions(hookURL: URL) -> SimulatorOptions {
         SimulatorOptions(
             seed: simulatorSeed, speed: Double(simulatorSpeed), agents: simulatorAgents, callsPerHour: 6,
-            rate: nil, duration: nil, hookURL: hookURL, hookToken: hookTokens.first, start: Date(),
+            rate: nil, duration: nil, hookURL: hookURL, hookToken: hookTokens.first, start: simulatorStart ?? Date(),
             via: simulatorVia ?? .kafka,
             receiverURL: URL(string: "/v1/firehose", relativeTo: hookURL)?.absoluteURL,
             receiverAccessKey: firehoseAccessKeys.first)
+    }
+
+    /// Parses an ISO 8601 instant with `Z` or an offset (`2026-11-20T11:30:00+09:00`), as
+    /// `SWITCHBOARD_SIMULATOR_START` and `simulate --start` take it; `nil` when it is not one.
+    public static func instant(iso8601 text: String) -> Date? {
+        UTCTimestamp(iso8601: text)?.date
     }
 
     /// The default of `SWITCHBOARD_ANALYST_ATTRIBUTE_KEYS`: the routing attributes the IVR flows
