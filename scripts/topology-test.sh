@@ -137,7 +137,8 @@ start haproxy haproxy -f "$work/haproxy.cfg" -db
 wait_ready "http://127.0.0.1:$haproxy_port/ready/hook" 30 || fail "HAProxy did not pass requests"
 
 log "simulate: traffic to Kafka, IVR calls through HAProxy"
-start simulator "$binary" simulate --speed 120 --agents 12 --calls-per-hour 30 \
+# A Friday lunchtime in Japan (--start): the stores are open whatever the wall clock says.
+start simulator "$binary" simulate --speed 120 --agents 12 --calls-per-hour 30 --start 2026-11-20T11:30:00+09:00 \
     --hook-url "http://127.0.0.1:$haproxy_port/v1/hooks/main" --http-port "${port[simulator]}"
 pid_simulator=$started
 
