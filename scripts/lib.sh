@@ -100,6 +100,11 @@ start_postgres() {
             echo "ssl_cert_file = '$datadir/tls/server.crt'"
             echo "ssl_key_file = '$datadir/tls/server.key'"
         fi
+        # Extra settings, one per line, e.g. to profile a bench's SQL:
+        # SWITCHBOARD_PG_SETTINGS=$'shared_preload_libraries = pg_stat_statements\ntrack_functions = all'
+        if [ -n "${SWITCHBOARD_PG_SETTINGS:-}" ]; then
+            printf '%s\n' "$SWITCHBOARD_PG_SETTINGS"
+        fi
         if [ "$mode" = fast ]; then
             echo "fsync = off"
             echo "synchronous_commit = off"

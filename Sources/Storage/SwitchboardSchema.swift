@@ -2,7 +2,7 @@
 public enum SwitchboardSchema {
     /// Every migration, in order.
     public static let migrations: [Migration] = [
-        offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics, rollups,
+        offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics, rollups, rollupUpkeep,
     ]
 
     static let offsets =

@@ -192,46 +192,17 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let copy2Seconds = (ContinuousClock.now - copy2Start).inSeconds
         let copy2Rate = Double(distinct) / copy2Seconds
 
-        // 5. `switchboard import` of the same records (all versions, in order) into a fresh schema.
-        database.database = "switchboard_bench_import"
-        let importURL = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
-        // A client runs once: a new one for the second database.
-        let importAdmin = PostgresClient(
-            configuration: try DatabaseConfiguration(url: settings.databaseURL).clientConfiguration,
-            backgroundLogger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await importAdmin.run() }
-            defer { group.cancelAll() }
-            try await TestDatabase.recreate("switchboard_bench_import", admin: importAdmin)
-        }
-        var importEnvironment = ProcessInfo.processInfo.environment
-        importEnvironment["SWITCHBOARD_DATABASE_URL"] = importURL
-        importEnvironment["SWITCHBOARD_LOG_LEVEL"] = "warning"
-        guard
-            await ProcessSpawn.exit(
-                of: try ProcessSpawn.start([BenchBinaries.switchboard, "migrate"], environment: importEnvironment)) == 0
-        else { throw ValidationError("switchboard migrate failed") }
-        let importStart = ContinuousClock.now
-        let importer = try ProcessSpawn.start(
-            [BenchBinaries.switchboard, "import", exportFile.path], environment: importEnvironment)
-        // The peak RSS sampled while it runs (VmHWM, reset by exec): wait4's maximum would count
-        // this process's memory, which the child shared between fork and exec.
-        let sampling = Task {
-            var peak = 0.0
-            while !Task.isCancelled {
-                peak = max(peak, ProcessSpawn.peakRSSMegabytes(of: importer))
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-            return peak
-        }
-        let importUsage = await ProcessSpawn.usage(of: importer)
-        let importSeconds = (ContinuousClock.now - importStart).inSeconds
-        sampling.cancel()
-        let importRSS = await sampling.value
-        guard importUsage.status == 0 else {
-            throw ValidationError("switchboard import failed (\(importUsage.status))")
-        }
-        let importRate = Double(records) / importSeconds
+        // 5. `switchboard import` of the same records (all versions, in order) into a fresh schema,
+        // then again into one whose rollup upkeep is switched off: what the rollups cost the write
+        // path, measured in the same run (the import shares the stream's writer).
+        let imported = try await timeImport(
+            exportFile, into: "switchboard_bench_import", settings: settings, logger: logger)
+        let bare = try await timeImport(
+            exportFile, into: "switchboard_bench_norollup", settings: settings, logger: logger, withoutRollups: true)
+        let importRate = imported.rate
+        let importRSS = imported.rss
+        let importSeconds = imported.seconds
+        let rollupRatio = imported.rate / bare.rate
 
         let ratio = ingestRate / copyRate
         let ratioL = ingestRate / copy2Rate
@@ -243,20 +214,79 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     CPU seconds per 1,000 rows while ingesting: worker %.3f, broker (this process) %.3f, PostgreSQL %.3f, total %.3f (%.2f cores busy of 2)
                     psql \\copy reference, one connection: %d rows in %.2f s = %.0f rows/s
                     psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s
-                    switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
-                    ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f
-                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f
+                    switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s; PostgreSQL %.3f CPU s per 1,000 rows
+                    the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s; PostgreSQL %.3f CPU s per 1,000 rows
+                    ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, import with / without rollups = %.2f
+                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f
                     """,
                 records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
                 cpu.worker / timedRows, cpu.broker / timedRows, cpu.postgres / timedRows,
                 (cpu.worker + cpu.broker + cpu.postgres) / timedRows,
                 (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds,
                 distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
-                records, importSeconds, importRate, importRSS, importUsage.cpuSeconds,
-                ratio, ratioL, ratioImport,
+                records, importSeconds, importRate, importRSS, imported.cpuSeconds, imported.postgresPerThousand,
+                bare.seconds, bare.rate, bare.cpuSeconds, bare.postgresPerThousand,
+                ratio, ratioL, ratioImport, rollupRatio,
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
-                importRSS
+                importRSS, rollupRatio
             )
         )
+    }
+    /// Times `switchboard import` of `file` into a fresh database `name`; `withoutRollups` replaces
+    /// the rollups' upkeep functions with no-ops and drops their trigger after migrating.
+    func timeImport(
+        _ file: URL, into name: String, settings: Settings, logger: Logger, withoutRollups: Bool = false
+    ) async throws -> (rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresPerThousand: Double) {
+        var database = try DatabaseConfiguration(url: settings.databaseURL)
+        // A client runs once: a new one for each database.
+        let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await admin.run() }
+            defer { group.cancelAll() }
+            try await TestDatabase.recreate(name, admin: admin)
+        }
+        database.database = name
+        let url = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWITCHBOARD_DATABASE_URL"] = url
+        environment["SWITCHBOARD_LOG_LEVEL"] = "warning"
+        guard
+            await ProcessSpawn.exit(
+                of: try ProcessSpawn.start([BenchBinaries.switchboard, "migrate"], environment: environment)) == 0
+        else { throw ValidationError("switchboard migrate failed") }
+        if withoutRollups {
+            let sql = """
+                CREATE OR REPLACE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE sql AS $$ SELECT $$;
+                CREATE OR REPLACE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
+                    RETURNS void LANGUAGE sql AS $$ SELECT $$;
+                DROP TRIGGER contact_record_rollup_replaced ON contact_record;
+                """
+            let psql = try ProcessSpawn.start(
+                ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql], environment: environment)
+            guard await ProcessSpawn.exit(of: psql) == 0 else {
+                throw ValidationError("switching the rollups' upkeep off failed")
+            }
+        }
+        let start = ContinuousClock.now
+        let postgresAtStart = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres")
+        let importer = try ProcessSpawn.start(
+            [BenchBinaries.switchboard, "import", file.path], environment: environment)
+        // The peak RSS sampled while it runs (VmHWM, reset by exec): wait4's maximum would count
+        // this process's memory, which the child shared between fork and exec.
+        let sampling = Task {
+            var peak = 0.0
+            while !Task.isCancelled {
+                peak = max(peak, ProcessSpawn.peakRSSMegabytes(of: importer))
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            return peak
+        }
+        let usage = await ProcessSpawn.usage(of: importer)
+        let seconds = (ContinuousClock.now - start).inSeconds
+        let postgres = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres") - postgresAtStart
+        sampling.cancel()
+        let rss = await sampling.value
+        guard usage.status == 0 else { throw ValidationError("switchboard import failed (\(usage.status))") }
+        return (Double(records) / seconds, seconds, rss, usage.cpuSeconds, postgres / Double(records) * 1_000)
     }
 }
