@@ -4,8 +4,8 @@ extension SwitchboardSchema {
     /// `make bench-ingest`: 50 ms, of which 10 ms hashed the whole `store_business_day` twice,
     /// 8 ms probed every batch contact for a previous contact, and the queue buckets were matched
     /// by a sequential scan of `queue_interval_rollup`, which grows with the history):
-    /// - the previous contacts are found through `contact_record_next` first, their next
-    ///   contact's method read only for those found;
+    /// - the previous contacts are found by one probe of `contact_record_next` per batch
+    ///   contact (the planner had chosen a merge join walking that whole index);
     /// - the business day and day type are looked up once per (store, local date) of the batch,
     ///   by key, not joined per row;
     /// - the queue buckets are upserted through their primary key (`ON CONFLICT`), each existing
@@ -37,10 +37,14 @@ extension SwitchboardSchema {
                 SELECT \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")),
                        o.initiation_method AS old_next_method, n.initiation_method AS new_next_method
                 FROM batch k
-                JOIN contact_record r ON r.next_contact_id = k.contact_id
-                -- OFFSET 0: read for the contacts found, not joined ahead of them.
+                -- OFFSET 0 keeps each lookup a probe by key: joined, the planner may walk a whole
+                -- index (a merge join over contact_record_next) or hash a whole table.
                 CROSS JOIN LATERAL (
-                    SELECT x.initiation_method FROM contact_record x WHERE x.contact_id = k.contact_id OFFSET 0
+                    SELECT * FROM contact_record x WHERE x.next_contact_id = k.contact_id OFFSET 0
+                ) AS r
+                CROSS JOIN LATERAL (
+                    -- r's next contact is k: written through r so that it is read only for those found.
+                    SELECT x.initiation_method FROM contact_record x WHERE x.contact_id = r.next_contact_id OFFSET 0
                 ) AS n
                 LEFT JOIN pre o ON o.contact_id = k.contact_id
                 WHERE NOT EXISTS (SELECT 1 FROM batch b WHERE b.contact_id = r.contact_id)
@@ -159,8 +163,9 @@ extension SwitchboardSchema {
         coalesce(
                            (SELECT d.day_type FROM store_business_day d
                             WHERE d.store_id = \(store) AND d.business_date = \(date)),
-                           CASE WHEN EXISTS (SELECT 1 FROM calendar_day h WHERE h.day = \(date)) THEN 'holiday'
-                                WHEN EXISTS (SELECT 1 FROM calendar_day h WHERE h.day = \(date) + 1) THEN 'pre_holiday'
+                           -- Scalar subqueries, not EXISTS: a hashed EXISTS reads the whole calendar.
+                           CASE WHEN (SELECT true FROM calendar_day h WHERE h.day = \(date)) THEN 'holiday'
+                                WHEN (SELECT true FROM calendar_day h WHERE h.day = \(date) + 1) THEN 'pre_holiday'
                                 WHEN extract(isodow FROM \(date)) IN (6, 7) THEN 'weekend'
                                 ELSE 'weekday' END)
         """

@@ -214,8 +214,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     CPU seconds per 1,000 rows while ingesting: worker %.3f, broker (this process) %.3f, PostgreSQL %.3f, total %.3f (%.2f cores busy of 2)
                     psql \\copy reference, one connection: %d rows in %.2f s = %.0f rows/s
                     psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s
-                    switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s; PostgreSQL %.3f CPU s per 1,000 rows
-                    the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s; PostgreSQL %.3f CPU s per 1,000 rows
+                    switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
+                    the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s
                     ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, import with / without rollups = %.2f
                     RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f
                     """,
@@ -224,8 +224,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 (cpu.worker + cpu.broker + cpu.postgres) / timedRows,
                 (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds,
                 distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
-                records, importSeconds, importRate, importRSS, imported.cpuSeconds, imported.postgresPerThousand,
-                bare.seconds, bare.rate, bare.cpuSeconds, bare.postgresPerThousand,
+                records, importSeconds, importRate, importRSS, imported.cpuSeconds,
+                bare.seconds, bare.rate, bare.cpuSeconds,
                 ratio, ratioL, ratioImport, rollupRatio,
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
                 importRSS, rollupRatio
@@ -236,7 +236,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
     /// the rollups' upkeep functions with no-ops and drops their trigger after migrating.
     func timeImport(
         _ file: URL, into name: String, settings: Settings, logger: Logger, withoutRollups: Bool = false
-    ) async throws -> (rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresPerThousand: Double) {
+    ) async throws -> (rate: Double, seconds: Double, rss: Double, cpuSeconds: Double) {
         var database = try DatabaseConfiguration(url: settings.databaseURL)
         // A client runs once: a new one for each database.
         let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
@@ -268,7 +268,6 @@ struct BenchIngestCommand: AsyncParsableCommand {
             }
         }
         let start = ContinuousClock.now
-        let postgresAtStart = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres")
         let importer = try ProcessSpawn.start(
             [BenchBinaries.switchboard, "import", file.path], environment: environment)
         // The peak RSS sampled while it runs (VmHWM, reset by exec): wait4's maximum would count
@@ -283,10 +282,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
         let usage = await ProcessSpawn.usage(of: importer)
         let seconds = (ContinuousClock.now - start).inSeconds
-        let postgres = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres") - postgresAtStart
         sampling.cancel()
         let rss = await sampling.value
         guard usage.status == 0 else { throw ValidationError("switchboard import failed (\(usage.status))") }
-        return (Double(records) / seconds, seconds, rss, usage.cpuSeconds, postgres / Double(records) * 1_000)
+        return (Double(records) / seconds, seconds, rss, usage.cpuSeconds)
     }
 }
