@@ -193,12 +193,25 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let copy2Rate = Double(distinct) / copy2Seconds
 
         // 5. `switchboard import` of the same records (all versions, in order) into a fresh schema,
-        // then again into one whose rollup upkeep is switched off: what the rollups cost the write
-        // path, measured in the same run (the import shares the stream's writer).
-        let imported = try await timeImport(
-            exportFile, into: "switchboard_bench_import", settings: settings, logger: logger)
-        let bare = try await timeImport(
-            exportFile, into: "switchboard_bench_norollup", settings: settings, logger: logger, withoutRollups: true)
+        // and into one whose rollup upkeep is switched off: what the rollups cost the write path,
+        // measured in the same run (the import shares the stream's writer). Alternated, twice
+        // each, the faster of each kept: on a shared 2-core machine one run of either can lose a
+        // quarter of its speed to a neighbour.
+        var runs: [(rate: Double, seconds: Double, rss: Double, cpuSeconds: Double)] = []
+        var bareRuns: [(rate: Double, seconds: Double, rss: Double, cpuSeconds: Double)] = []
+        for _ in 0..<2 {
+            runs.append(
+                try await timeImport(exportFile, into: "switchboard_bench_import", settings: settings, logger: logger))
+            bareRuns.append(
+                try await timeImport(
+                    exportFile, into: "switchboard_bench_norollup", settings: settings, logger: logger,
+                    withoutRollups: true))
+        }
+        print(
+            "imports with the rollups' upkeep: \(runs.map { Int($0.rate) }) rows/s, without: \(bareRuns.map { Int($0.rate) }) rows/s"
+        )
+        let imported = runs.max { $0.rate < $1.rate }!
+        let bare = bareRuns.max { $0.rate < $1.rate }!
         let importRate = imported.rate
         let importRSS = imported.rss
         let importSeconds = imported.seconds
@@ -215,7 +228,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     psql \\copy reference, one connection: %d rows in %.2f s = %.0f rows/s
                     psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s
                     switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
-                    the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s
+                    the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s (each the faster of two, alternated)
                     ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, import with / without rollups = %.2f
                     RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f
                     """,
