@@ -4,9 +4,9 @@
 # `switchboard migrate` and `switchboard rollup rebuild`, then the four dashboard queries through
 # the read-only analyst role, best of 3 each. The last line is machine-readable:
 #   RESULT ctr_rows=<n> agent_event_rows=<n> q_queue_day_ms=<x> q_store_month_ms=<x> q_daytype_all_ms=<x>
-#          q_agent_day_ms=<x> rebuild_s=<n> ingest_ratio_change=see-bench-ingest
-# (ingest_ratio_change: bench-ingest's rows/s with the rollups divided by without them; measure it
-# with `make bench-ingest` on this branch and on the one before the rollups.)
+#          q_agent_day_ms=<x> rebuild_s=<n> ingest_ratio_change=<x>
+# (ingest_ratio_change: what the rollups cost the ingest, from a `make bench-ingest` run at the end:
+# its import's rows/s with the rollups' upkeep divided by without it, alternated in the same run.)
 #
 #   scripts/bench-analyst.sh [--contacts N] [--agent-events N] [--binary PATH]
 set -euo pipefail
@@ -164,5 +164,13 @@ log "queue_interval_metrics, one day ($day): $q_queue ms"
 log "store_day_metrics, one month ($month): $q_month ms"
 log "store_day_metrics by day type, all history: $q_daytype ms"
 log "agent_interval_metrics, one day ($day): $q_agent ms"
+
+log "what the rollups cost the ingest: make bench-ingest (its rollup_ratio)"
+ingest_log="$workdir/bench-ingest.log"
+scripts/bench-ingest.sh >"$ingest_log" 2>&1 || { tail -n 30 "$ingest_log" >&2; exit 1; }
+grep -E "^(ingest|switchboard import|the same import|imports with|ratio)" "$ingest_log" || true
+ingest_ratio=$(grep '^RESULT' "$ingest_log" | grep -o 'rollup_ratio=[0-9.]*' | cut -d= -f2)
+[ -n "$ingest_ratio" ] || { echo "bench-ingest printed no rollup_ratio" >&2; exit 1; }
+
 echo "RESULT ctr_rows=$ctr_rows agent_event_rows=$agent_rows q_queue_day_ms=$q_queue q_store_month_ms=$q_month" \
-    "q_daytype_all_ms=$q_daytype q_agent_day_ms=$q_agent rebuild_s=$rebuild_s ingest_ratio_change=see-bench-ingest"
+    "q_daytype_all_ms=$q_daytype q_agent_day_ms=$q_agent rebuild_s=$rebuild_s ingest_ratio_change=$ingest_ratio"
