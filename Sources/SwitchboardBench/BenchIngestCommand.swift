@@ -197,8 +197,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
         // measured in the same run (the import shares the stream's writer). Alternated, twice
         // each, the faster of each kept: on a shared 2-core machine one run of either can lose a
         // quarter of its speed to a neighbour.
-        var runs: [(rate: Double, seconds: Double, rss: Double, cpuSeconds: Double)] = []
-        var bareRuns: [(rate: Double, seconds: Double, rss: Double, cpuSeconds: Double)] = []
+        var runs: [(rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresSeconds: Double)] = []
+        var bareRuns: [(rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresSeconds: Double)] = []
         for _ in 0..<2 {
             runs.append(
                 try await timeImport(exportFile, into: "switchboard_bench_import", settings: settings, logger: logger))
@@ -207,9 +207,24 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     exportFile, into: "switchboard_bench_norollup", settings: settings, logger: logger,
                     withoutRollups: true))
         }
+        // CPU seconds (the import and PostgreSQL) per 1,000 records: less sensitive than rows/s to
+        // a neighbour slowing the machine during one of the runs.
+        let perThousand = {
+            (run: (rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresSeconds: Double)) in
+            (run.cpuSeconds + run.postgresSeconds) / Double(records) * 1_000
+        }
+        let bestWith = runs.min { perThousand($0) < perThousand($1) }!
+        let bestWithout = bareRuns.min { perThousand($0) < perThousand($1) }!
+        let rollupCPURatio = perThousand(bestWithout) / perThousand(bestWith)
         print(
             "imports with the rollups' upkeep: \(runs.map { Int($0.rate) }) rows/s, without: \(bareRuns.map { Int($0.rate) }) rows/s"
         )
+        print(
+            String(
+                format:
+                    "CPU seconds per 1,000 records (import + PostgreSQL), the lower of two: with the upkeep %.3f (PostgreSQL %.3f), without %.3f (PostgreSQL %.3f); without / with = %.2f",
+                perThousand(bestWith), bestWith.postgresSeconds / Double(records) * 1_000,
+                perThousand(bestWithout), bestWithout.postgresSeconds / Double(records) * 1_000, rollupCPURatio))
         let imported = runs.max { $0.rate < $1.rate }!
         let bare = bareRuns.max { $0.rate < $1.rate }!
         let importRate = imported.rate
@@ -230,7 +245,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
                     the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s (each the faster of two, alternated)
                     ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, import with / without rollups = %.2f
-                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f
+                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f rollup_cpu_ratio=%.2f
                     """,
                 records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
                 cpu.worker / timedRows, cpu.broker / timedRows, cpu.postgres / timedRows,
@@ -241,7 +256,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 bare.seconds, bare.rate, bare.cpuSeconds,
                 ratio, ratioL, ratioImport, rollupRatio,
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
-                importRSS, rollupRatio
+                importRSS, rollupRatio, rollupCPURatio
             )
         )
     }
@@ -249,7 +264,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
     /// the rollups' upkeep functions with no-ops and drops their trigger after migrating.
     func timeImport(
         _ file: URL, into name: String, settings: Settings, logger: Logger, withoutRollups: Bool = false
-    ) async throws -> (rate: Double, seconds: Double, rss: Double, cpuSeconds: Double) {
+    ) async throws -> (rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresSeconds: Double) {
         var database = try DatabaseConfiguration(url: settings.databaseURL)
         // A client runs once: a new one for each database.
         let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
@@ -267,20 +282,26 @@ struct BenchIngestCommand: AsyncParsableCommand {
             await ProcessSpawn.exit(
                 of: try ProcessSpawn.start([BenchBinaries.switchboard, "migrate"], environment: environment)) == 0
         else { throw ValidationError("switchboard migrate failed") }
+        // Every run starts from a checkpoint: the previous run's WAL would otherwise be flushed
+        // during this one (the imports alternate, so a checkpoint every other run would always
+        // fall on the same variant).
+        var sql = "CHECKPOINT"
         if withoutRollups {
-            let sql = """
+            sql = """
                 CREATE OR REPLACE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE sql AS $$ SELECT $$;
                 CREATE OR REPLACE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
                     RETURNS void LANGUAGE sql AS $$ SELECT $$;
                 DROP TRIGGER contact_record_rollup_replaced ON contact_record;
+                CHECKPOINT;
                 """
-            let psql = try ProcessSpawn.start(
-                ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql], environment: environment)
-            guard await ProcessSpawn.exit(of: psql) == 0 else {
-                throw ValidationError("switching the rollups' upkeep off failed")
-            }
+        }
+        let psql = try ProcessSpawn.start(
+            ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql], environment: environment)
+        guard await ProcessSpawn.exit(of: psql) == 0 else {
+            throw ValidationError("preparing the import's database failed (\(sql))")
         }
         let start = ContinuousClock.now
+        let postgresAtStart = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres")
         let importer = try ProcessSpawn.start(
             [BenchBinaries.switchboard, "import", file.path], environment: environment)
         // The peak RSS sampled while it runs (VmHWM, reset by exec): wait4's maximum would count
@@ -295,9 +316,10 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
         let usage = await ProcessSpawn.usage(of: importer)
         let seconds = (ContinuousClock.now - start).inSeconds
+        let postgresSeconds = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres") - postgresAtStart
         sampling.cancel()
         let rss = await sampling.value
         guard usage.status == 0 else { throw ValidationError("switchboard import failed (\(usage.status))") }
-        return (Double(records) / seconds, seconds, rss, usage.cpuSeconds)
+        return (Double(records) / seconds, seconds, rss, usage.cpuSeconds, postgresSeconds)
     }
 }

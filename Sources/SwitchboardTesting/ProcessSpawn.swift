@@ -82,18 +82,23 @@ public enum ProcessSpawn {
     }
 
     /// User and system CPU time a live process used so far (`/proc/<pid>/stat`), or 0.
-    public static func cpuSeconds(of pid: pid_t) -> Double {
+    public static func cpuSeconds(of pid: pid_t, includingReapedChildren: Bool = false) -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let end = stat.lastIndex(of: ")")
         else { return 0 }
-        // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+        // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15, cutime and
+        // cstime (the children it has waited for) 16 and 17.
         let fields = stat[stat.index(after: end)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard fields.count > 14, let user = Double(fields[11]), let system = Double(fields[12]),
+            let childUser = Double(fields[13]), let childSystem = Double(fields[14])
+        else { return 0 }
+        let ticks = user + system + (includingReapedChildren ? childUser + childSystem : 0)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// CPU time used so far by every live process whose command name is `name` (for example the
-    /// PostgreSQL server's processes).
+    /// PostgreSQL server's processes), with the children they have reaped: the postmaster keeps
+    /// the CPU time of the backends that have exited, so a client's closed connections count.
     public static func cpuSeconds(ofProcessesNamed name: String) -> Double {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
         var total = 0.0
@@ -102,7 +107,7 @@ public enum ProcessSpawn {
                 let comm = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
                 comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
             else { continue }
-            total += cpuSeconds(of: pid)
+            total += cpuSeconds(of: pid, includingReapedChildren: true)
         }
         return total
     }
