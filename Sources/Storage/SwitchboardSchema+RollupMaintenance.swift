@@ -132,8 +132,47 @@ extension SwitchboardSchema {
     /// The classification (``classification(materialized:)``) repeats `contact_outcome`'s with
     /// the settings read once (a SQL function with a subquery is not inlined: it would run per
     /// row); ``RollupStore/differences()`` and the tests compare the views with the original.
-    static let applyContacts = """
-        CREATE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE plpgsql
+    static let applyContacts = applyContactsFunction(
+        "CREATE FUNCTION",
+        previousJoins: """
+                    JOIN contact_record r ON r.next_contact_id = k.contact_id
+                    JOIN contact_record n ON n.contact_id = r.next_contact_id
+                    LEFT JOIN pre o ON o.contact_id = r.next_contact_id
+            """,
+        queueWrite: """
+                ), queue_updated AS (
+                    UPDATE queue_interval_rollup t SET
+                        \(RollupSums.additions(RollupSums.queueCounts, sums: RollupSums.queueSums, target: "t", delta: "d")),
+                        queue_name = greatest(t.queue_name, d.added_name),
+                        max_queued_s = greatest(t.max_queued_s, d.added_max),
+                        max_stale = t.max_stale OR coalesce(d.removed_max >= t.max_queued_s, false)
+                            OR coalesce(d.removed_name >= t.queue_name, false)
+                    FROM queue_delta d
+                    WHERE t.queue = d.queue AND t.interval_start = d.interval_start
+                    RETURNING 1
+                ), queue_inserted AS (
+                    INSERT INTO queue_interval_rollup (queue, interval_start, queue_name, max_queued_s, max_stale,
+                        \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
+                    SELECT d.queue, d.interval_start, d.added_name, d.added_max,
+                           d.removed_max IS NOT NULL OR d.removed_name IS NOT NULL,
+                           \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).map { "d.\($0)" }
+                           .joined(separator: ", "))
+                    FROM queue_delta d
+                    WHERE NOT EXISTS (
+                        SELECT 1 FROM queue_interval_rollup t WHERE t.queue = d.queue AND t.interval_start = d.interval_start)
+                    RETURNING 1
+            """,
+        storeDelta: storeDelta)
+
+    /// The text of `rollup_apply_contacts`, shared by migration 7 (``applyContacts``) and 8
+    /// (``applyContactsByKey``), which differ in how they find the previous contacts (the joins
+    /// after `FROM batch k`, ending with `pre o`), write the queue buckets (CTEs from
+    /// `), queue_…`) and file the store days (CTEs from `), …` to `store_delta`).
+    static func applyContactsFunction(
+        _ create: String, previousJoins: String, queueWrite: String, storeDelta: String
+    ) -> String {
+        """
+        \(create) rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE plpgsql
         SET plan_cache_mode = force_custom_plan SET jit = off AS $fn$
         DECLARE
             -- Read once: a SQL function with a subquery runs per row, not inlined.
@@ -152,9 +191,7 @@ extension SwitchboardSchema {
                 SELECT \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")),
                        o.initiation_method AS old_next_method, n.initiation_method AS new_next_method
                 FROM batch k
-                JOIN contact_record r ON r.next_contact_id = k.contact_id
-                JOIN contact_record n ON n.contact_id = r.next_contact_id
-                LEFT JOIN pre o ON o.contact_id = r.next_contact_id
+        \(previousJoins)
                 WHERE NOT EXISTS (SELECT 1 FROM batch b WHERE b.contact_id = r.contact_id)
             ), side AS (
                 SELECT 1 AS sign, \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")),
@@ -185,27 +222,7 @@ extension SwitchboardSchema {
                 FROM outcome
                 WHERE queued
                 GROUP BY queue, interval_start
-            ), queue_updated AS (
-                UPDATE queue_interval_rollup t SET
-                    \(RollupSums.additions(RollupSums.queueCounts, sums: RollupSums.queueSums, target: "t", delta: "d")),
-                    queue_name = greatest(t.queue_name, d.added_name),
-                    max_queued_s = greatest(t.max_queued_s, d.added_max),
-                    max_stale = t.max_stale OR coalesce(d.removed_max >= t.max_queued_s, false)
-                        OR coalesce(d.removed_name >= t.queue_name, false)
-                FROM queue_delta d
-                WHERE t.queue = d.queue AND t.interval_start = d.interval_start
-                RETURNING 1
-            ), queue_inserted AS (
-                INSERT INTO queue_interval_rollup (queue, interval_start, queue_name, max_queued_s, max_stale,
-                    \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
-                SELECT d.queue, d.interval_start, d.added_name, d.added_max,
-                       d.removed_max IS NOT NULL OR d.removed_name IS NOT NULL,
-                       \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).map { "d.\($0)" }
-                           .joined(separator: ", "))
-                FROM queue_delta d
-                WHERE NOT EXISTS (
-                    SELECT 1 FROM queue_interval_rollup t WHERE t.queue = d.queue AND t.interval_start = d.interval_start)
-                RETURNING 1
+        \(queueWrite)
             \(storeDelta)
             INSERT INTO store_day_rollup AS t (store_id, business_date, day_type,
                 \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", ")))
@@ -235,6 +252,7 @@ extension SwitchboardSchema {
         END
         $fn$
         """
+    }
 
     /// `rollup_insert_agents(agents, lo, hi)`: inserts the agent rollup rows of each agent's
     /// intervals `lo` … `hi` (interval starts), computed from the raw events; the caller deleted

@@ -17,144 +17,74 @@ extension SwitchboardSchema {
         statements: [applyContactsByKey]
     )
 
-    static let applyContactsByKey = """
-        CREATE OR REPLACE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE plpgsql
-        SET plan_cache_mode = force_custom_plan SET jit = off AS $fn$
-        DECLARE
-            -- Read once: a SQL function with a subquery runs per row, not inlined.
-            v_threshold integer := analytics_threshold_seconds();
-            v_time_zone text := analytics_time_zone();
-        BEGIN
-            PERFORM rollup_lock();
-            PERFORM rollup_ensure_stash();
-            WITH batch AS MATERIALIZED (
-                SELECT DISTINCT id AS contact_id FROM unnest(p_ids) AS id
-            ), pre AS MATERIALIZED (
-                SELECT p.* FROM pg_temp.rollup_replaced_contact p JOIN batch b USING (contact_id)
-            ), previous AS MATERIALIZED (
-                -- Contacts outside the batch whose next contact is in it: only that contact's
-                -- initiation method (callback, transfer) matters to them.
-                SELECT \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")),
-                       o.initiation_method AS old_next_method, n.initiation_method AS new_next_method
-                FROM batch k
-                -- OFFSET 0 keeps each lookup a probe by key: joined, the planner may walk a whole
-                -- index (a merge join over contact_record_next) or hash a whole table.
-                CROSS JOIN LATERAL (
-                    SELECT * FROM contact_record x WHERE x.next_contact_id = k.contact_id OFFSET 0
-                ) AS r
-                CROSS JOIN LATERAL (
-                    -- r's next contact is k: written through r so that it is read only for those found.
-                    SELECT x.initiation_method FROM contact_record x WHERE x.contact_id = r.next_contact_id OFFSET 0
-                ) AS n
-                LEFT JOIN pre o ON o.contact_id = k.contact_id
-                WHERE NOT EXISTS (SELECT 1 FROM batch b WHERE b.contact_id = r.contact_id)
-            ), side AS (
-                SELECT 1 AS sign, \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")),
-                       n.initiation_method AS next_initiation_method
-                FROM batch b
-                JOIN contact_record r ON r.contact_id = b.contact_id
-                LEFT JOIN contact_record n ON n.contact_id = r.next_contact_id
-                UNION ALL
-                SELECT -1, \(rollupContactColumns.map { "p.\($0)" }.joined(separator: ", ")),
-                       CASE WHEN nb.contact_id IS NULL THEN n.initiation_method ELSE np.initiation_method END
-                FROM pre p
-                LEFT JOIN batch nb ON nb.contact_id = p.next_contact_id
-                LEFT JOIN pre np ON np.contact_id = p.next_contact_id
-                LEFT JOIN contact_record n ON n.contact_id = p.next_contact_id
-                UNION ALL
-                SELECT s.sign, \(rollupContactColumns.map { "d.\($0)" }.joined(separator: ", ")),
-                       CASE WHEN s.sign > 0 THEN d.new_next_method ELSE d.old_next_method END
-                FROM previous d CROSS JOIN (VALUES (1), (-1)) AS s(sign)
-                WHERE d.old_next_method IS DISTINCT FROM d.new_next_method
-            \(classification(materialized: true))
-            ), queue_delta AS MATERIALIZED (
-                SELECT queue, interval_start,
-                       max(queue_name) FILTER (WHERE sign > 0) AS added_name,
-                       max(queue_name) FILTER (WHERE sign < 0) AS removed_name,
-                       max(queue_s) FILTER (WHERE sign > 0) AS added_max,
-                       max(queue_s) FILTER (WHERE sign < 0) AS removed_max,
-                       \(RollupSums.aggregates(RollupSums.queueCounts, sums: RollupSums.queueSums, sign: "sign"))
-                FROM outcome
-                WHERE queued
-                GROUP BY queue, interval_start
-            ), queue_write AS (
-                INSERT INTO queue_interval_rollup AS t (queue, interval_start, queue_name, max_queued_s, max_stale,
-                    \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
-                SELECT d.queue, d.interval_start, d.added_name, d.added_max,
-                       -- A removed value may have been the bucket's maximum (or greatest name).
-                       CASE WHEN e.present IS NULL THEN d.removed_max IS NOT NULL OR d.removed_name IS NOT NULL
-                            ELSE coalesce(d.removed_max >= e.max_queued_s, false)
-                                 OR coalesce(d.removed_name >= e.queue_name, false) END,
-                       \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).map { "d.\($0)" }
+    static let applyContactsByKey = applyContactsFunction(
+        "CREATE OR REPLACE FUNCTION",
+        previousJoins: """
+                    -- OFFSET 0 keeps each lookup a probe by key: joined, the planner may walk a whole
+                    -- index (a merge join over contact_record_next) or hash a whole table.
+                    CROSS JOIN LATERAL (
+                        SELECT * FROM contact_record x WHERE x.next_contact_id = k.contact_id OFFSET 0
+                    ) AS r
+                    CROSS JOIN LATERAL (
+                        -- r's next contact is k: written through r so that it is read only for those found.
+                        SELECT x.initiation_method FROM contact_record x WHERE x.contact_id = r.next_contact_id OFFSET 0
+                    ) AS n
+                    LEFT JOIN pre o ON o.contact_id = k.contact_id
+            """,
+        queueWrite: """
+                ), queue_write AS (
+                    INSERT INTO queue_interval_rollup AS t (queue, interval_start, queue_name, max_queued_s, max_stale,
+                        \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
+                    SELECT d.queue, d.interval_start, d.added_name, d.added_max,
+                           -- A removed value may have been the bucket's maximum (or greatest name).
+                           CASE WHEN e.present IS NULL THEN d.removed_max IS NOT NULL OR d.removed_name IS NOT NULL
+                                ELSE coalesce(d.removed_max >= e.max_queued_s, false)
+                                     OR coalesce(d.removed_name >= e.queue_name, false) END,
+                           \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).map { "d.\($0)" }
                            .joined(separator: ", "))
-                FROM queue_delta d
-                LEFT JOIN LATERAL (
-                    SELECT true AS present, x.max_queued_s, x.queue_name FROM queue_interval_rollup x
-                    WHERE x.queue = d.queue AND x.interval_start = d.interval_start OFFSET 0
-                ) AS e ON true
-                ON CONFLICT (queue, interval_start) DO UPDATE SET
-                    \(RollupSums.additions(RollupSums.queueCounts, sums: RollupSums.queueSums, target: "t", delta: "EXCLUDED")),
-                    queue_name = greatest(t.queue_name, EXCLUDED.queue_name),
-                    max_queued_s = greatest(t.max_queued_s, EXCLUDED.max_queued_s),
-                    max_stale = t.max_stale OR EXCLUDED.max_stale
-                RETURNING 1
+                    FROM queue_delta d
+                    LEFT JOIN LATERAL (
+                        SELECT true AS present, x.max_queued_s, x.queue_name FROM queue_interval_rollup x
+                        WHERE x.queue = d.queue AND x.interval_start = d.interval_start OFFSET 0
+                    ) AS e ON true
+                    ON CONFLICT (queue, interval_start) DO UPDATE SET
+                        \(RollupSums.additions(RollupSums.queueCounts, sums: RollupSums.queueSums, target: "t", delta: "EXCLUDED")),
+                        queue_name = greatest(t.queue_name, EXCLUDED.queue_name),
+                        max_queued_s = greatest(t.max_queued_s, EXCLUDED.max_queued_s),
+                        max_stale = t.max_stale OR EXCLUDED.max_stale
+                    RETURNING 1
+            """,
+        storeDelta: """
             ), located AS MATERIALIZED (
-                SELECT o.*, o.store_id IS NULL AS no_store,
-                       (o.initiation_ts AT TIME ZONE coalesce(s.time_zone, v_time_zone))::date AS local_date
-                FROM outcome o
-                LEFT JOIN store s ON s.store_id = o.store_id
-                WHERE o.initiation_ts IS NOT NULL
-            ), day_key AS MATERIALIZED (
-                -- store_business_day_at and day_type once per (store, local date) of the batch: a
-                -- contact before its store's previous business day closed belongs to that day.
-                SELECT k.store_id, k.no_store, k.local_date,
-                       (SELECT p.closes_at FROM store_business_day p
-                        WHERE p.store_id = k.store_id AND p.business_date = k.local_date - 1) AS previous_closes_at,
-                       \(dayType(store: "k.store_id", date: "k.local_date")) AS day_type,
-                       \(dayType(store: "k.store_id", date: "k.local_date - 1")) AS previous_day_type
-                FROM (SELECT DISTINCT store_id, no_store, local_date FROM located) AS k
-            ), store_delta AS (
-                SELECT coalesce(l.store_id, '(unknown)') AS store_id, b.business_date, b.day_type,
-                       \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "l.sign"))
-                FROM located l
-                JOIN day_key k ON k.no_store = l.no_store AND coalesce(k.store_id, '') = coalesce(l.store_id, '')
-                    AND k.local_date = l.local_date
-                CROSS JOIN LATERAL (
-                    SELECT CASE WHEN l.initiation_ts < k.previous_closes_at THEN l.local_date - 1
-                                ELSE l.local_date END AS business_date,
-                           CASE WHEN l.initiation_ts < k.previous_closes_at THEN k.previous_day_type
-                                ELSE k.day_type END AS day_type
-                ) AS b
-                GROUP BY 1, 2, 3
-            )
-            INSERT INTO store_day_rollup AS t (store_id, business_date, day_type,
-                \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", ")))
-            SELECT store_id, business_date, day_type,
-                   \(RollupSums.columns(RollupSums.storeCounts, sums: RollupSums.storeSums).joined(separator: ", "))
-            FROM store_delta
-            ON CONFLICT (store_id, business_date, day_type) DO UPDATE SET
-                \(RollupSums.additions(RollupSums.storeCounts, sums: RollupSums.storeSums, target: "t", delta: "EXCLUDED"));
-
-            -- A removed value may have been its bucket's maximum: recompute those from the raw rows.
-            UPDATE queue_interval_rollup t
-            SET max_queued_s = m.max_queued_s, queue_name = m.queue_name, max_stale = false
-            FROM (
-                SELECT s.queue, s.interval_start, x.max_queued_s, x.queue_name
-                FROM queue_interval_rollup s
-                CROSS JOIN LATERAL (
-                    SELECT max(o.queue_s) AS max_queued_s, max(o.queue_name) AS queue_name
-                    FROM contact_outcome o
-                    WHERE o.queued AND o.queue = s.queue
-                      AND o.enqueue_ts >= s.interval_start AND o.enqueue_ts < s.interval_start + interval '15 minutes'
-                ) AS x
-                WHERE s.max_stale
-            ) AS m
-            WHERE t.max_stale AND t.queue = m.queue AND t.interval_start = m.interval_start;
-
-            DELETE FROM pg_temp.rollup_replaced_contact;
-        END
-        $fn$
-        """
+                    SELECT o.*, o.store_id IS NULL AS no_store,
+                           (o.initiation_ts AT TIME ZONE coalesce(s.time_zone, v_time_zone))::date AS local_date
+                    FROM outcome o
+                    LEFT JOIN store s ON s.store_id = o.store_id
+                    WHERE o.initiation_ts IS NOT NULL
+                ), day_key AS MATERIALIZED (
+                    -- store_business_day_at and day_type once per (store, local date) of the batch: a
+                    -- contact before its store's previous business day closed belongs to that day.
+                    SELECT k.store_id, k.no_store, k.local_date,
+                           (SELECT p.closes_at FROM store_business_day p
+                            WHERE p.store_id = k.store_id AND p.business_date = k.local_date - 1) AS previous_closes_at,
+                           \(dayType(store: "k.store_id", date: "k.local_date")) AS day_type,
+                           \(dayType(store: "k.store_id", date: "k.local_date - 1")) AS previous_day_type
+                    FROM (SELECT DISTINCT store_id, no_store, local_date FROM located) AS k
+                ), store_delta AS (
+                    SELECT coalesce(l.store_id, '(unknown)') AS store_id, b.business_date, b.day_type,
+                           \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "l.sign"))
+                    FROM located l
+                    JOIN day_key k ON k.no_store = l.no_store AND coalesce(k.store_id, '') = coalesce(l.store_id, '')
+                        AND k.local_date = l.local_date
+                    CROSS JOIN LATERAL (
+                        SELECT CASE WHEN l.initiation_ts < k.previous_closes_at THEN l.local_date - 1
+                                    ELSE l.local_date END AS business_date,
+                               CASE WHEN l.initiation_ts < k.previous_closes_at THEN k.previous_day_type
+                                    ELSE k.day_type END AS day_type
+                    ) AS b
+                    GROUP BY 1, 2, 3
+                )
+            """)
 
     /// `day_type(date)` of a store's business day, by key: the stored day type, else holiday,
     /// day before a holiday, weekend or weekday from `calendar_day` (as migration 7's joins).

@@ -197,8 +197,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
         // measured in the same run (the import shares the stream's writer). Alternated, twice
         // each, the faster of each kept: on a shared 2-core machine one run of either can lose a
         // quarter of its speed to a neighbour.
-        var runs: [(rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresSeconds: Double)] = []
-        var bareRuns: [(rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresSeconds: Double)] = []
+        var runs: [ImportRun] = []
+        var bareRuns: [ImportRun] = []
         for _ in 0..<2 {
             runs.append(
                 try await timeImport(exportFile, into: "switchboard_bench_import", settings: settings, logger: logger))
@@ -209,13 +209,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
         // CPU seconds (the import and PostgreSQL) per 1,000 records: less sensitive than rows/s to
         // a neighbour slowing the machine during one of the runs.
-        let perThousand = {
-            (run: (rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresSeconds: Double)) in
-            (run.cpuSeconds + run.postgresSeconds) / Double(records) * 1_000
-        }
-        let bestWith = runs.min { perThousand($0) < perThousand($1) }!
-        let bestWithout = bareRuns.min { perThousand($0) < perThousand($1) }!
-        let rollupCPURatio = perThousand(bestWithout) / perThousand(bestWith)
+        let bestWith = runs.min { $0.cpuPerThousand < $1.cpuPerThousand }!
+        let bestWithout = bareRuns.min { $0.cpuPerThousand < $1.cpuPerThousand }!
+        let rollupCPURatio = bestWithout.cpuPerThousand / bestWith.cpuPerThousand
         print(
             "imports with the rollups' upkeep: \(runs.map { Int($0.rate) }) rows/s, without: \(bareRuns.map { Int($0.rate) }) rows/s"
         )
@@ -223,8 +219,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
             String(
                 format:
                     "CPU seconds per 1,000 records (import + PostgreSQL), the lower of two: with the upkeep %.3f (PostgreSQL %.3f), without %.3f (PostgreSQL %.3f); without / with = %.2f",
-                perThousand(bestWith), bestWith.postgresSeconds / Double(records) * 1_000,
-                perThousand(bestWithout), bestWithout.postgresSeconds / Double(records) * 1_000, rollupCPURatio))
+                bestWith.cpuPerThousand, bestWith.postgresPerThousand,
+                bestWithout.cpuPerThousand, bestWithout.postgresPerThousand, rollupCPURatio))
         let imported = runs.max { $0.rate < $1.rate }!
         let bare = bareRuns.max { $0.rate < $1.rate }!
         let importRate = imported.rate
@@ -264,7 +260,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
     /// the rollups' upkeep functions with no-ops and drops their trigger after migrating.
     func timeImport(
         _ file: URL, into name: String, settings: Settings, logger: Logger, withoutRollups: Bool = false
-    ) async throws -> (rate: Double, seconds: Double, rss: Double, cpuSeconds: Double, postgresSeconds: Double) {
+    ) async throws -> ImportRun {
         var database = try DatabaseConfiguration(url: settings.databaseURL)
         // A client runs once: a new one for each database.
         let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
@@ -320,6 +316,25 @@ struct BenchIngestCommand: AsyncParsableCommand {
         sampling.cancel()
         let rss = await sampling.value
         guard usage.status == 0 else { throw ValidationError("switchboard import failed (\(usage.status))") }
-        return (Double(records) / seconds, seconds, rss, usage.cpuSeconds, postgresSeconds)
+        return ImportRun(
+            records: records, seconds: seconds, rss: rss, cpuSeconds: usage.cpuSeconds, postgresSeconds: postgresSeconds
+        )
     }
+}
+
+/// One timed `switchboard import` of the bench's records.
+struct ImportRun {
+    var records: Int
+    var seconds: Double
+    /// Peak RSS of the import, MB.
+    var rss: Double
+    /// CPU seconds of the import process and of PostgreSQL (exited backends included).
+    var cpuSeconds: Double
+    var postgresSeconds: Double
+
+    var rate: Double { Double(records) / seconds }
+    /// CPU seconds (the import and PostgreSQL) per 1,000 records: less sensitive than rows/s to a
+    /// neighbour slowing the machine during one of the runs.
+    var cpuPerThousand: Double { (cpuSeconds + postgresSeconds) / Double(records) * 1_000 }
+    var postgresPerThousand: Double { postgresSeconds / Double(records) * 1_000 }
 }

@@ -238,8 +238,9 @@ public struct Settings: Sendable {
         }
     }
 
-    /// The simulator's options from these settings: starting at ``simulatorStart`` (or now), at the configured speed; the
-    /// receiver (for `SWITCHBOARD_SIMULATOR_VIA=firehose`) on the hook's host and port.
+    /// The simulator's options from these settings: starting at ``simulatorStart`` (or now), at
+    /// the configured speed; the receiver (for `SWITCHBOARD_SIMULATOR_VIA=firehose`) on the hook's
+    /// host and port.
     public func simulatorOptions(hookURL: URL) -> SimulatorOptions {
         SimulatorOptions(
             seed: simulatorSeed, speed: Double(simulatorSpeed), agents: simulatorAgents, callsPerHour: 6,
