@@ -39,6 +39,32 @@ struct JSONScannerTests {
         }
     }
 
+    @Test("sees a quote, an escape, a control character or a non-ASCII byte at every offset of a long string")
+    func everyOffsetOfALongString() throws {
+        // The scanner skips eight plain ASCII bytes at a time: whatever needs a look must be seen
+        // wherever it falls in (or across) those words.
+        let plain = "abcdefghijklmnopqrstuvwxyz0123456789"
+        for offset in 0...plain.count {
+            let head = String(plain.prefix(offset))
+            let tail = String(plain.dropFirst(offset))
+            let string = { (text: String) throws -> String? in
+                try JSONDocument.parse(Data(#"{"k":"\#(text)","n":1}"#.utf8)) {
+                    try JSONObjectReader.root($0).string("k")
+                }
+            }
+            #expect(try string(head + #"\"x\\y\u00e9"# + tail) == head + "\"x\\yé" + tail)
+            #expect(try string(head + "寿司é" + tail) == head + "寿司é" + tail)
+            #expect(try string(head) == head)
+            #expect(!accepts(#"{"k":""# + head + "\t" + tail + #""}"#), "a raw tab at \(offset)")
+            #expect(!accepts(#"{"k":""# + head + "\u{1F}" + tail + #""}"#), "a raw 0x1F at \(offset)")
+            #expect(try string(head + "\u{7F}" + tail) == head + "\u{7F}" + tail)
+            var invalid = Array(#"{"k":""#.utf8) + Array(head.utf8) + [0xC0, 0xAF] + Array(tail.utf8)
+            invalid += Array(#""}"#.utf8)
+            #expect(throws: ContactCenterDecodingError.self) { try JSONDocument.parse(Data(invalid)) { _ in } }
+            #expect(!accepts(#"{"k":""# + head), "unterminated at \(offset)")
+        }
+    }
+
     @Test("rejects nesting deeper than the limit instead of overflowing the stack")
     func depthLimit() {
         #expect(!accepts(String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)))

@@ -143,6 +143,42 @@ struct WriteRecoveryTests {
         #expect(connection.isClosed)
     }
 
+    @Test("the writer's session ends in the server soon after its client went away mid-statement")
+    func goneClientsSessionEnds() async throws {
+        let configuration = try TestDatabase.configuration()
+        var sessionConfiguration = try configuration.connectionConfiguration()
+        let name = "gone client \(UInt32.random(in: .min ... .max))"
+        sessionConfiguration.options.additionalStartupParameters =
+            IngestPipeline.sessionParameters(.init(group: "g")) + [("application_name", name)]
+        let session = try await PostgresConnection.connect(
+            configuration: sessionConfiguration, id: 1, logger: TestDatabase.logger)
+        let observer = try await PostgresConnection.connect(
+            configuration: try configuration.connectionConfiguration(), id: 2, logger: TestDatabase.logger)
+        defer { observer.closeChannel() }
+        func sessions() async throws -> Int {
+            let rows = try await observer.query(
+                "SELECT count(*)::int FROM pg_stat_activity WHERE application_name = \(name) AND state = 'active'",
+                logger: TestDatabase.logger)
+            for try await count in rows.decode(Int.self) { return count }
+            return 0
+        }
+        // The statement would sleep 150 s; its client goes away once it runs.
+        let sleeper = Task {
+            try await Transaction.statement("SELECT pg_sleep(150)", on: session, logger: TestDatabase.logger)
+        }
+        let clock = ContinuousClock()
+        let started = clock.now + .seconds(60)
+        while try await sessions() == 0 && clock.now < started { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try await sessions() == 1, "the statement never ran")
+        session.closeChannel()  // no Terminate message: the client just vanishes
+        _ = await sleeper.result
+        // Without the check interval the session would run on for the rest of its 150 s; the 90 s
+        // guard only keeps a broken check from hanging the suite (no performance bound).
+        let guardEnd = clock.now + .seconds(90)
+        while try await sessions() > 0 && clock.now < guardEnd { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(try await sessions() == 0, "the session still runs its statement after its client closed")
+    }
+
     @Test("a write stuck in its transaction is abandoned at its deadline, shows as stalled, and is written once")
     func stuckWrite() async throws {
         try await TestDatabase.withFreshDatabase("stuck_write") { client, database in

@@ -167,8 +167,16 @@ struct JSONScanner {
         position += 1  // opening quote
         let start = position
         var escaped = false
+        let count = bytes.count
         while true {
-            guard position < bytes.count else { throw fail("unterminated string") }
+            // Eight bytes at a time while every one is plain ASCII: no quote, backslash, control
+            // character or start of a multi-byte sequence (most of a CTR's string bytes).
+            while position + 8 <= count,
+                !Self.needsAttention(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            {
+                position += 8
+            }
+            guard position < count else { throw fail("unterminated string") }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
@@ -187,6 +195,16 @@ struct JSONScanner {
                 kind: .string, flag: escaped, start: Int32(start), end: Int32(position),
                 next: Int32(nodes.count + 1), count: 0))
         position += 1  // closing quote
+    }
+
+    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or above 0x7F: the bytes a string
+    /// scan must look at one by one. (A borrow can flag a byte above a flagged one, never miss one.)
+    @inline(__always)
+    static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let controlOrHigh = (word &- ones &* 0x20) & ~word | word
+        return controlOrHigh & high != 0 || JSONMemberFinder.hasQuoteOrBackslash(word)
     }
 
     private mutating func scanEscape() throws {

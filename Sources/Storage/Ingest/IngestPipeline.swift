@@ -159,15 +159,27 @@ public final class IngestPipeline: Sendable {
     /// connections of its own to `database` (the same database).
     public init(configuration: Configuration, client: PostgresClient, database: DatabaseConfiguration, logger: Logger) {
         self.configuration = configuration
-        // A batch's unnest() arrays are materialized per column: with the default 4 MB of
-        // work_mem a lane's `raw` column spills to a temporary file on every batch.
-        var parameters = [("work_mem", "64MB")]
-        if !configuration.synchronousCommit { parameters.append(("synchronous_commit", "off")) }
-        self.connections = WriteConnections(database: database, sessionParameters: parameters, logger: logger)
+        self.connections = WriteConnections(
+            database: database, sessionParameters: Self.sessionParameters(configuration), logger: logger)
         self.writer = IngestWriter(connections: connections, group: configuration.group, logger: logger)
         self.offsets = OffsetStore(client: client, group: configuration.group, logger: logger)
         self.logger = logger
         self.metrics = IngestMetrics()
+    }
+
+    /// The run-time parameters of the writer's sessions.
+    static func sessionParameters(_ configuration: Configuration) -> [(String, String)] {
+        // A batch's unnest() arrays are materialized per column: with the default 4 MB of
+        // work_mem a lane's `raw` column spills to a temporary file on every batch.
+        var parameters = [("work_mem", "64MB")]
+        // PostgreSQL notices that a client has gone only when it next reads from it: a session
+        // whose worker was killed, or partitioned away, mid-statement would run its statement to
+        // the end and keep its row locks (the partitions' offset rows among them) while the
+        // worker that took the partitions over waits for them. With this it checks the socket
+        // every 2 s while a statement runs and ends the session (PostgreSQL ≥ 14, Linux).
+        parameters.append(("client_connection_check_interval", "2s"))
+        if !configuration.synchronousCommit { parameters.append(("synchronous_commit", "off")) }
+        return parameters
     }
 
     /// The current health (for readiness and tests).
