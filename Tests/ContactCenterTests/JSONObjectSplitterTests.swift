@@ -23,6 +23,31 @@ struct JSONObjectSplitterTests {
         }
     }
 
+    @Test("braces, escaped quotes and backslashes at every offset of long strings stay inside them")
+    func longStrings() {
+        // The splitter skips eight plain bytes of a string at a time: a quote or backslash must be
+        // seen wherever it falls, and braces inside strings never count.
+        let filler = "abcdefghijklmnopqrstuvwxyz0123456789"
+        let objects = (0..<24).map { offset in
+            #"{"k":""# + filler.prefix(offset) + #"}{[\"\\"# + filler.dropFirst(offset)
+                + #"","n":{"m":""# + filler + #"\"}"}}"#
+        }
+        for layout in [objects.joined(separator: "\n") + "\n", objects.joined()] {
+            for chunkSize in [1, 3, 8, 13, 1_000] {
+                var splitter = JSONObjectSplitter()
+                var output: [String] = []
+                let bytes = Array(layout.utf8)
+                for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+                    output += splitter.feed(bytes[start..<min(start + chunkSize, bytes.count)]).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
+                }
+                #expect(splitter.finish() == nil)
+                #expect(output == objects, "layout \(layout.count) bytes, chunks of \(chunkSize)")
+            }
+        }
+    }
+
     @Test("garbage between objects and a truncated tail are returned, not lost")
     func reportsGarbage() {
         var splitter = JSONObjectSplitter()

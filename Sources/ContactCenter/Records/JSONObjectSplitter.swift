@@ -43,6 +43,20 @@ public struct JSONObjectSplitter: Sendable {
         var runStart = 0
         var index = 0
         while index < count {
+            if inString && !escaped {
+                // Most of a CTR's bytes are inside strings: skip eight at a time while none is a
+                // quote, a backslash or a newline (which decides whether a `{` starts a line).
+                let start = index
+                while index + 8 <= count,
+                    !Self.endsPlainRun(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                {
+                    index += 8
+                }
+                if index > start {
+                    atLineStart = false
+                    continue
+                }
+            }
             let byte = bytes[index]
             let lineStart = atLineStart
             atLineStart = byte == UInt8(ascii: "\n")
@@ -105,6 +119,14 @@ public struct JSONObjectSplitter: Sendable {
             current.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<count]))
         }
         return completed
+    }
+
+    /// Whether any byte of `word` is `"`, `\\` or a newline.
+    @inline(__always)
+    static func endsPlainRun(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let newline = word ^ (ones &* 0x0A)
+        return (newline &- ones) & ~newline & (ones &* 0x80) != 0 || JSONMemberFinder.hasQuoteOrBackslash(word)
     }
 
     /// The open chunk: what earlier feeds left in `current` and `bytes[start..<end]`; `current`
