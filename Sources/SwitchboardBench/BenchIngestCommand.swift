@@ -111,10 +111,18 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 ["/usr/bin/psql", benchURL, "-v", "ON_ERROR_STOP=1", "-qc", sql],
                 environment: ProcessInfo.processInfo.environment)
         }
+        // The stream without the rollups' upkeep too (no-op functions, trigger dropped), in the
+        // same rounds: what the rollups cost the stream (`rollup_ratio`, issue 14's
+        // ingest_ratio_change). Each run has a schema and consumer group of its own.
         var streams: [StreamRun] = []
+        var bareStreams: [StreamRun] = []
         var limitSeconds: [Double] = []
         for round in 0..<2 {
-            streams.append(try await timeStream(round: round, cluster: cluster, settings: settings, logger: logger))
+            streams.append(
+                try await timeStream(
+                    into: round == 0 ? "switchboard_bench" : "switchboard_bench_\(round + 1)",
+                    group: round == 0 ? "bench" : "bench-\(round + 1)", cluster: cluster, settings: settings,
+                    logger: logger))
             if round == 0 {
                 guard
                     await ProcessSpawn.exit(
@@ -132,6 +140,10 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 guard await ProcessSpawn.exit(of: pid) == 0 else { throw ValidationError("psql \\copy failed") }
             }
             limitSeconds.append((ContinuousClock.now - copy2Start).inSeconds)
+            bareStreams.append(
+                try await timeStream(
+                    into: "switchboard_bench_bare_\(round + 1)", group: "bench-bare-\(round + 1)", cluster: cluster,
+                    settings: settings, logger: logger, withoutRollups: true))
         }
         let stream = streams.max { $0.rate < $1.rate }!
         let (ingestRate, ingestSeconds, rss, cpu) = (stream.rate, stream.seconds, stream.rss, stream.cpu)
@@ -139,9 +151,16 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let megabytesPerSecond = ingestRate * Double(bytes) / Double(records) / 1_048_576
         let copy2Seconds = limitSeconds.min()!
         let copy2Rate = Double(distinct) / copy2Seconds
+        let bareStream = bareStreams.max { $0.rate < $1.rate }!
+        let rollupRatio = stream.rate / bareStream.rate
         print(
-            "streams: \(streams.map { Int($0.rate) }) rows/s, L: \(limitSeconds.map { Int(Double(distinct) / $0) }) rows/s (alternated)"
+            "streams: \(streams.map { Int($0.rate) }) rows/s, L: \(limitSeconds.map { Int(Double(distinct) / $0) }) rows/s, streams without the rollups' upkeep: \(bareStreams.map { Int($0.rate) }) rows/s (alternated)"
         )
+        print(
+            String(
+                format:
+                    "CPU seconds per 1,000 rows of the fastest stream without the rollups' upkeep: worker %.3f, PostgreSQL %.3f",
+                bareStream.perThousandRows(bareStream.cpu.worker), bareStream.perThousandRows(bareStream.cpu.postgres)))
 
         // The one-connection reference.
         guard await ProcessSpawn.exit(of: try psql("TRUNCATE contact_record_copy; CHECKPOINT")) == 0 else {
@@ -189,7 +208,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let importRate = imported.rate
         let importRSS = imported.rss
         let importSeconds = imported.seconds
-        let rollupRatio = imported.rate / bare.rate
+        let importRollupRatio = imported.rate / bare.rate
 
         let ratio = ingestRate / copyRate
         let ratioL = ingestRate / copy2Rate
@@ -203,8 +222,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s
                     switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
                     the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s (each the faster of two, alternated)
-                    ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, import with / without rollups = %.2f
-                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f rollup_cpu_ratio=%.2f
+                    ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, stream with / without rollups = %.2f, import with / without rollups = %.2f
+                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f
                     """,
                 records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
                 cpu.worker / timedRows, cpu.broker / timedRows, cpu.postgres / timedRows,
@@ -213,29 +232,26 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
                 records, importSeconds, importRate, importRSS, imported.cpuSeconds,
                 bare.seconds, bare.rate, bare.cpuSeconds,
-                ratio, ratioL, ratioImport, rollupRatio,
+                ratio, ratioL, ratioImport, rollupRatio, importRollupRatio,
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
-                importRSS, rollupRatio, rollupCPURatio
+                importRSS, rollupRatio, importRollupRatio, rollupCPURatio
             )
         )
     }
-    /// Times the stream: a separate `switchboard ingest` worker (consumer group `bench`, then
-    /// `bench-2`, …) reads the whole CTR topic into a fresh schema (`switchboard_bench`, then
-    /// `switchboard_bench_2`, …), from its first committed batch to the last.
-    func timeStream(round: Int, cluster: EmbeddedKafkaCluster, settings: Settings, logger: Logger) async throws
-        -> StreamRun
-    {
-        let name = round == 0 ? "switchboard_bench" : "switchboard_bench_\(round + 1)"
-        let group = round == 0 ? "bench" : "bench-\(round + 1)"
+    /// Times the stream: a separate `switchboard ingest` worker of consumer group `group` reads
+    /// the whole CTR topic into a fresh schema in database `name`, from its first committed batch
+    /// to the last; `withoutRollups` switches the rollups' upkeep off first (``disableRollups``).
+    func timeStream(
+        into name: String, group: String, cluster: EmbeddedKafkaCluster, settings: Settings, logger: Logger,
+        withoutRollups: Bool = false
+    ) async throws -> StreamRun {
         var database = try DatabaseConfiguration(url: settings.databaseURL)
-        if round > 0 {
-            // A client runs once: a new one for each database.
-            let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { await admin.run() }
-                defer { tasks.cancelAll() }
-                try await TestDatabase.recreate(name, admin: admin)
-            }
+        // A client runs once: a new one for each database.
+        let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await admin.run() }
+            defer { tasks.cancelAll() }
+            try await TestDatabase.recreate(name, admin: admin)
         }
         database.database = name
         let url = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
@@ -244,7 +260,12 @@ struct BenchIngestCommand: AsyncParsableCommand {
             tasks.addTask { await client.run() }
             defer { tasks.cancelAll() }
             try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
-            try await client.query("CHECKPOINT", logger: logger)
+            let psql = try ProcessSpawn.start(
+                ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", withoutRollups ? Self.disableRollups : "CHECKPOINT"],
+                environment: ProcessInfo.processInfo.environment)
+            guard await ProcessSpawn.exit(of: psql) == 0 else {
+                throw ValidationError("preparing the stream's database failed")
+            }
             var environment = ProcessInfo.processInfo.environment
             environment["SWITCHBOARD_DATABASE_URL"] = url
             environment["SWITCHBOARD_INGEST_GROUP"] = group
@@ -301,6 +322,15 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
     }
 
+    /// Replaces the rollups' upkeep functions with no-ops and drops their trigger, then checkpoints.
+    static let disableRollups = """
+        CREATE OR REPLACE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE sql AS $$ SELECT $$;
+        CREATE OR REPLACE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
+            RETURNS void LANGUAGE sql AS $$ SELECT $$;
+        DROP TRIGGER contact_record_rollup_replaced ON contact_record;
+        CHECKPOINT;
+        """
+
     /// Times `switchboard import` of `file` into a fresh database `name`; `withoutRollups` replaces
     /// the rollups' upkeep functions with no-ops and drops their trigger after migrating.
     func timeImport(
@@ -326,16 +356,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         // Every run starts from a checkpoint: the previous run's WAL would otherwise be flushed
         // during this one (the imports alternate, so a checkpoint every other run would always
         // fall on the same variant).
-        var sql = "CHECKPOINT"
-        if withoutRollups {
-            sql = """
-                CREATE OR REPLACE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE sql AS $$ SELECT $$;
-                CREATE OR REPLACE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
-                    RETURNS void LANGUAGE sql AS $$ SELECT $$;
-                DROP TRIGGER contact_record_rollup_replaced ON contact_record;
-                CHECKPOINT;
-                """
-        }
+        let sql = withoutRollups ? Self.disableRollups : "CHECKPOINT"
         let psql = try ProcessSpawn.start(
             ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql], environment: environment)
         guard await ProcessSpawn.exit(of: psql) == 0 else {
@@ -375,6 +396,9 @@ struct StreamRun {
     var rss: Double
     /// CPU seconds over the timed window of the worker, this process (the embedded broker) and PostgreSQL.
     var cpu: (worker: Double, broker: Double, postgres: Double)
+
+    /// `seconds` of CPU per 1,000 rows of the timed window.
+    func perThousandRows(_ seconds: Double) -> Double { seconds / (rate * self.seconds / 1_000) }
 }
 
 /// One timed `switchboard import` of the bench's records.
