@@ -260,8 +260,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
             tasks.addTask { await client.run() }
             defer { tasks.cancelAll() }
             try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
+            let sql = withoutRollups ? Self.disableRollups : "CHECKPOINT"
             let psql = try ProcessSpawn.start(
-                ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", withoutRollups ? Self.disableRollups : "CHECKPOINT"],
+                ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql],
                 environment: ProcessInfo.processInfo.environment)
             guard await ProcessSpawn.exit(of: psql) == 0 else {
                 throw ValidationError("preparing the stream's database failed")
