@@ -2,7 +2,8 @@
 # Ingest benchmark: ≥ 200,000 realistic CTRs produced to the embedded Kafka cluster, ingested by a
 # separate `switchboard ingest` worker (release build), next to `psql \copy` of the same rows into
 # a table of the same shape on the same PostgreSQL server. The last line is machine-readable:
-#   RESULT ingest_rows_per_s=<n> copy_rows_per_s=<n> ratio=<x> rss_mb=<n>
+#   RESULT ingest_rows_per_s=… copy_rows_per_s=… ratio=… rss_mb=… copy2_rows_per_s=… ratio_l=…
+#          import_rows_per_s=… ratio_import=… import_rss_mb=… rollup_ratio=… import_rollup_ratio=… rollup_cpu_ratio=…
 #
 #   scripts/bench-ingest.sh [--records N] [--partitions P]
 set -euo pipefail

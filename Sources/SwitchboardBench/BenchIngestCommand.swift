@@ -33,15 +33,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
         LoggingSetup.bootstrap(settings)
         var logger = Logger(label: "bench")
         logger.logLevel = .warning
-        var database = try DatabaseConfiguration(url: settings.databaseURL)
-        let adminClient = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-        database.database = "switchboard_bench"
-        let benchURL = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await adminClient.run() }
-            defer { group.cancelAll() }
-            try await TestDatabase.recreate("switchboard_bench", admin: adminClient)
-        }
+        // The first stream's database (created by timeStream) also holds L's reference table.
+        let benchURL = try Self.url(of: "switchboard_bench", settings: settings)
 
         // 1. Generate realistic CTRs (untimed).
         var generator = TrafficFixtures(seed: 42, profile: .benchmark)
@@ -147,7 +140,6 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
         let stream = streams.max { $0.rate < $1.rate }!
         let (ingestRate, ingestSeconds, rss, cpu) = (stream.rate, stream.seconds, stream.rss, stream.cpu)
-        let timedRows = ingestRate * ingestSeconds / 1_000
         let megabytesPerSecond = ingestRate * Double(bytes) / Double(records) / 1_048_576
         let copy2Seconds = limitSeconds.min()!
         let copy2Rate = Double(distinct) / copy2Seconds
@@ -226,8 +218,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f
                     """,
                 records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
-                cpu.worker / timedRows, cpu.broker / timedRows, cpu.postgres / timedRows,
-                (cpu.worker + cpu.broker + cpu.postgres) / timedRows,
+                stream.perThousandRows(cpu.worker), stream.perThousandRows(cpu.broker),
+                stream.perThousandRows(cpu.postgres), stream.perThousandRows(cpu.worker + cpu.broker + cpu.postgres),
                 (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds,
                 distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
                 records, importSeconds, importRate, importRSS, imported.cpuSeconds,
@@ -245,28 +237,14 @@ struct BenchIngestCommand: AsyncParsableCommand {
         into name: String, group: String, cluster: EmbeddedKafkaCluster, settings: Settings, logger: Logger,
         withoutRollups: Bool = false
     ) async throws -> StreamRun {
-        var database = try DatabaseConfiguration(url: settings.databaseURL)
-        // A client runs once: a new one for each database.
-        let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await admin.run() }
-            defer { tasks.cancelAll() }
-            try await TestDatabase.recreate(name, admin: admin)
-        }
-        database.database = name
-        let url = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
+        let database = try await Self.freshDatabase(name, settings: settings, logger: logger)
+        let url = try Self.url(of: name, settings: settings)
         let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { await client.run() }
             defer { tasks.cancelAll() }
             try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
-            let sql = withoutRollups ? Self.disableRollups : "CHECKPOINT"
-            let psql = try ProcessSpawn.start(
-                ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql],
-                environment: ProcessInfo.processInfo.environment)
-            guard await ProcessSpawn.exit(of: psql) == 0 else {
-                throw ValidationError("preparing the stream's database failed")
-            }
+            try await Self.prepare(url, withoutRollups: withoutRollups)
             var environment = ProcessInfo.processInfo.environment
             environment["SWITCHBOARD_DATABASE_URL"] = url
             environment["SWITCHBOARD_INGEST_GROUP"] = group
@@ -323,6 +301,42 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
     }
 
+    /// Drops and creates database `name` on the bench's server; returns its configuration.
+    static func freshDatabase(_ name: String, settings: Settings, logger: Logger) async throws
+        -> DatabaseConfiguration
+    {
+        var database = try DatabaseConfiguration(url: settings.databaseURL)
+        // A client runs once: a new one for each database.
+        let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await admin.run() }
+            defer { tasks.cancelAll() }
+            try await TestDatabase.recreate(name, admin: admin)
+        }
+        database.database = name
+        return database
+    }
+
+    /// The URL of database `name` on the bench's server (for psql and the child processes).
+    static func url(of name: String, settings: Settings) throws -> String {
+        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        return "postgres://\(database.username)@\(database.host):\(database.port)/\(name)"
+    }
+
+    /// Readies a migrated database for a timed run: switches the rollups' upkeep off when asked
+    /// (``disableRollups``), and checkpoints either way, so that no run flushes the previous
+    /// one's WAL (the runs alternate: a checkpoint every other run would always fall on the
+    /// same variant).
+    static func prepare(_ url: String, withoutRollups: Bool) async throws {
+        let sql = withoutRollups ? disableRollups : "CHECKPOINT"
+        let psql = try ProcessSpawn.start(
+            ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql],
+            environment: ProcessInfo.processInfo.environment)
+        guard await ProcessSpawn.exit(of: psql) == 0 else {
+            throw ValidationError("preparing the database for a timed run failed (\(sql))")
+        }
+    }
+
     /// Replaces the rollups' upkeep functions with no-ops and drops their trigger, then checkpoints.
     static let disableRollups = """
         CREATE OR REPLACE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE sql AS $$ SELECT $$;
@@ -337,16 +351,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
     func timeImport(
         _ file: URL, into name: String, settings: Settings, logger: Logger, withoutRollups: Bool = false
     ) async throws -> ImportRun {
-        var database = try DatabaseConfiguration(url: settings.databaseURL)
-        // A client runs once: a new one for each database.
-        let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await admin.run() }
-            defer { group.cancelAll() }
-            try await TestDatabase.recreate(name, admin: admin)
-        }
-        database.database = name
-        let url = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
+        _ = try await Self.freshDatabase(name, settings: settings, logger: logger)
+        let url = try Self.url(of: name, settings: settings)
         var environment = ProcessInfo.processInfo.environment
         environment["SWITCHBOARD_DATABASE_URL"] = url
         environment["SWITCHBOARD_LOG_LEVEL"] = "warning"
@@ -354,15 +360,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
             await ProcessSpawn.exit(
                 of: try ProcessSpawn.start([BenchBinaries.switchboard, "migrate"], environment: environment)) == 0
         else { throw ValidationError("switchboard migrate failed") }
-        // Every run starts from a checkpoint: the previous run's WAL would otherwise be flushed
-        // during this one (the imports alternate, so a checkpoint every other run would always
-        // fall on the same variant).
-        let sql = withoutRollups ? Self.disableRollups : "CHECKPOINT"
-        let psql = try ProcessSpawn.start(
-            ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql], environment: environment)
-        guard await ProcessSpawn.exit(of: psql) == 0 else {
-            throw ValidationError("preparing the import's database failed (\(sql))")
-        }
+        try await Self.prepare(url, withoutRollups: withoutRollups)
         let start = ContinuousClock.now
         let postgresAtStart = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres")
         let importer = try ProcessSpawn.start(

@@ -5,19 +5,26 @@ import Testing
 struct JSONObjectSplitterTests {
     static let objects = [#"{"ContactId":"a","Attributes":{"x":"}{"}}"#, #"{"ContactId":"b\"}","Queue":[{"n":1}]}"#]
 
+    /// Feeds `text` to a new splitter `chunkSize` bytes at a time: the chunks it returned, as
+    /// text, and what `finish()` returned.
+    static func split(_ text: String, inChunksOf chunkSize: Int) -> ([String], [UInt8]?) {
+        var splitter = JSONObjectSplitter()
+        var output: [String] = []
+        let bytes = Array(text.utf8)
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            output += splitter.feed(bytes[start..<min(start + chunkSize, bytes.count)]).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+        return (output, splitter.finish())
+    }
+
     @Test("newline-delimited and concatenated objects split the same, in any chunking")
     func splitsBothLayouts() {
         for layout in [Self.objects.joined(separator: "\n") + "\n", Self.objects.joined()] {
             for chunkSize in [1, 2, 7, 1_000] {
-                var splitter = JSONObjectSplitter()
-                var output: [String] = []
-                let bytes = Array(layout.utf8)
-                for start in stride(from: 0, to: bytes.count, by: chunkSize) {
-                    output += splitter.feed(bytes[start..<min(start + chunkSize, bytes.count)]).map {
-                        String(decoding: $0, as: UTF8.self)
-                    }
-                }
-                #expect(splitter.finish() == nil)
+                let (output, rest) = Self.split(layout, inChunksOf: chunkSize)
+                #expect(rest == nil)
                 #expect(output == Self.objects, "layout \(layout.count) bytes, chunks of \(chunkSize)")
             }
         }
@@ -34,15 +41,8 @@ struct JSONObjectSplitterTests {
         }
         for layout in [objects.joined(separator: "\n") + "\n", objects.joined()] {
             for chunkSize in [1, 3, 8, 13, 1_000] {
-                var splitter = JSONObjectSplitter()
-                var output: [String] = []
-                let bytes = Array(layout.utf8)
-                for start in stride(from: 0, to: bytes.count, by: chunkSize) {
-                    output += splitter.feed(bytes[start..<min(start + chunkSize, bytes.count)]).map {
-                        String(decoding: $0, as: UTF8.self)
-                    }
-                }
-                #expect(splitter.finish() == nil)
+                let (output, rest) = Self.split(layout, inChunksOf: chunkSize)
+                #expect(rest == nil)
                 #expect(output == objects, "layout \(layout.count) bytes, chunks of \(chunkSize)")
             }
         }
