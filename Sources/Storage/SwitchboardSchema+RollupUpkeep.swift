@@ -19,18 +19,7 @@ extension SwitchboardSchema {
 
     static let applyContactsByKey = applyContactsFunction(
         "CREATE OR REPLACE FUNCTION",
-        previousJoins: """
-                    -- OFFSET 0 keeps each lookup a probe by key: joined, the planner may walk a whole
-                    -- index (a merge join over contact_record_next) or hash a whole table.
-                    CROSS JOIN LATERAL (
-                        SELECT * FROM contact_record x WHERE x.next_contact_id = k.contact_id OFFSET 0
-                    ) AS r
-                    CROSS JOIN LATERAL (
-                        -- r's next contact is k: written through r so that it is read only for those found.
-                        SELECT x.initiation_method FROM contact_record x WHERE x.contact_id = r.next_contact_id OFFSET 0
-                    ) AS n
-                    LEFT JOIN pre o ON o.contact_id = k.contact_id
-            """,
+        previousJoins: previousJoinsByKey,
         queueWrite: """
                 ), queue_write AS (
                     INSERT INTO queue_interval_rollup AS t (queue, interval_start, queue_name, max_queued_s, max_stale,
@@ -54,7 +43,24 @@ extension SwitchboardSchema {
                         max_stale = t.max_stale OR EXCLUDED.max_stale
                     RETURNING 1
             """,
-        storeDelta: """
+        storeDelta: storeDeltaByKey)
+
+    /// Migration 8's joins after `FROM batch k`: the previous contacts by key (also migration 9's).
+    static let previousJoinsByKey = """
+                    -- OFFSET 0 keeps each lookup a probe by key: joined, the planner may walk a whole
+                    -- index (a merge join over contact_record_next) or hash a whole table.
+                    CROSS JOIN LATERAL (
+                        SELECT * FROM contact_record x WHERE x.next_contact_id = k.contact_id OFFSET 0
+                    ) AS r
+                    CROSS JOIN LATERAL (
+                        -- r's next contact is k: written through r so that it is read only for those found.
+                        SELECT x.initiation_method FROM contact_record x WHERE x.contact_id = r.next_contact_id OFFSET 0
+                    ) AS n
+                    LEFT JOIN pre o ON o.contact_id = k.contact_id
+            """
+
+    /// Migration 8's `store_delta`: business days and day types by key (also migration 9's).
+    static let storeDeltaByKey = """
             ), located AS MATERIALIZED (
                     SELECT o.*, o.store_id IS NULL AS no_store,
                            (o.initiation_ts AT TIME ZONE coalesce(s.time_zone, v_time_zone))::date AS local_date
@@ -84,7 +90,7 @@ extension SwitchboardSchema {
                     ) AS b
                     GROUP BY 1, 2, 3
                 )
-            """)
+            """
 
     /// `day_type(date)` of a store's business day, by key: the stored day type, else holiday,
     /// day before a holiday, weekend or weekday from `calendar_day` (as migration 7's joins).

@@ -146,6 +146,47 @@ struct RollupTests {
         }
     }
 
+    /// The longest wait and the queue name of Reservations at 01:00.
+    static func longest(_ client: PostgresClient) async throws -> [String] {
+        let rows = try await client.query(
+            "SELECT queue_name, max_queued_s FROM queue_interval_metrics ORDER BY interval_start",
+            logger: TestDatabase.logger)
+        var result: [String] = []
+        for try await (name, seconds) in rows.decode((String, Int).self) { result.append("\(name) \(seconds)") }
+        return result
+    }
+
+    @Test("a bucket's longest wait and queue name stay exact as newer versions raise, repeat and lower them")
+    func longestWait() async throws {
+        try await IngestWriterTests.migrated("rollup_longest") { client in
+            // X and Y queue for Reservations within 01:00–01:15Z. Each version of X ends later
+            // than the one before (a longer talk), so the version guard takes it as newer.
+            let renamed = (arn: Fixture.reservations.arn, name: "Reservations (lunch)")
+            func x(_ wait: Int, talk: Int, queue: (arn: String, name: String) = Fixture.reservations)
+                -> ContactTraceRecord
+            {
+                Fixture.record("X", at: 30, queue: queue, wait: wait, talk: talk, attempts: 0, reason: "CUSTOMER_DISCONNECT")
+            }
+            let y = Fixture.record("Y", at: 60, wait: 20, attempts: 0, reason: "CUSTOMER_DISCONNECT")
+            let steps: [(ContactTraceRecord, expected: String)] = [
+                (x(60, talk: 0), "Reservations 60"),  // raised: the added 60 covers the removed 50
+                (x(55, talk: 100), "Reservations 55"),  // lowered: 60 was the longest, recomputed from X and Y
+                (x(55, talk: 100), "Reservations 55"),  // the same again (a later offset): unchanged
+                (x(55, talk: 150, queue: renamed), "Reservations (lunch) 55"),  // a greater name covers the old one
+                (x(10, talk: 200), "Reservations 20"),  // both lowered: Y's 20 s and the old name again
+            ]
+            try await Self.write(client, Self.sources([x(50, talk: 0), y], offset: 0))
+            #expect(try await Self.longest(client) == ["Reservations 50"])
+            for (index, step) in steps.enumerated() {
+                try await Self.write(client, Self.sources([step.0], offset: Int64(10 + index)))
+                #expect(try await Self.longest(client) == [step.expected], "after step \(index + 1)")
+                try await Self.expectExact(client)
+            }
+            let stale = try await Self.count(client, "SELECT count(*) FROM queue_interval_rollup WHERE max_stale")
+            #expect(stale == 0)
+        }
+    }
+
     @Test("rollup rebuild restores rollups that were damaged, for a range or for everything")
     func rebuild() async throws {
         try await IngestWriterTests.migrated("rollup_rebuild") { client in
