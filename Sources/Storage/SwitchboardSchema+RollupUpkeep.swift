@@ -47,50 +47,50 @@ extension SwitchboardSchema {
 
     /// Migration 8's joins after `FROM batch k`: the previous contacts by key (also migration 9's).
     static let previousJoinsByKey = """
-                    -- OFFSET 0 keeps each lookup a probe by key: joined, the planner may walk a whole
-                    -- index (a merge join over contact_record_next) or hash a whole table.
-                    CROSS JOIN LATERAL (
-                        SELECT * FROM contact_record x WHERE x.next_contact_id = k.contact_id OFFSET 0
-                    ) AS r
-                    CROSS JOIN LATERAL (
-                        -- r's next contact is k: written through r so that it is read only for those found.
-                        SELECT x.initiation_method FROM contact_record x WHERE x.contact_id = r.next_contact_id OFFSET 0
-                    ) AS n
-                    LEFT JOIN pre o ON o.contact_id = k.contact_id
-            """
+                -- OFFSET 0 keeps each lookup a probe by key: joined, the planner may walk a whole
+                -- index (a merge join over contact_record_next) or hash a whole table.
+                CROSS JOIN LATERAL (
+                    SELECT * FROM contact_record x WHERE x.next_contact_id = k.contact_id OFFSET 0
+                ) AS r
+                CROSS JOIN LATERAL (
+                    -- r's next contact is k: written through r so that it is read only for those found.
+                    SELECT x.initiation_method FROM contact_record x WHERE x.contact_id = r.next_contact_id OFFSET 0
+                ) AS n
+                LEFT JOIN pre o ON o.contact_id = k.contact_id
+        """
 
     /// Migration 8's `store_delta`: business days and day types by key (also migration 9's).
     static let storeDeltaByKey = """
-            ), located AS MATERIALIZED (
-                    SELECT o.*, o.store_id IS NULL AS no_store,
-                           (o.initiation_ts AT TIME ZONE coalesce(s.time_zone, v_time_zone))::date AS local_date
-                    FROM outcome o
-                    LEFT JOIN store s ON s.store_id = o.store_id
-                    WHERE o.initiation_ts IS NOT NULL
-                ), day_key AS MATERIALIZED (
-                    -- store_business_day_at and day_type once per (store, local date) of the batch: a
-                    -- contact before its store's previous business day closed belongs to that day.
-                    SELECT k.store_id, k.no_store, k.local_date,
-                           (SELECT p.closes_at FROM store_business_day p
-                            WHERE p.store_id = k.store_id AND p.business_date = k.local_date - 1) AS previous_closes_at,
-                           \(dayType(store: "k.store_id", date: "k.local_date")) AS day_type,
-                           \(dayType(store: "k.store_id", date: "k.local_date - 1")) AS previous_day_type
-                    FROM (SELECT DISTINCT store_id, no_store, local_date FROM located) AS k
-                ), store_delta AS (
-                    SELECT coalesce(l.store_id, '(unknown)') AS store_id, b.business_date, b.day_type,
-                           \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "l.sign"))
-                    FROM located l
-                    JOIN day_key k ON k.no_store = l.no_store AND coalesce(k.store_id, '') = coalesce(l.store_id, '')
-                        AND k.local_date = l.local_date
-                    CROSS JOIN LATERAL (
-                        SELECT CASE WHEN l.initiation_ts < k.previous_closes_at THEN l.local_date - 1
-                                    ELSE l.local_date END AS business_date,
-                               CASE WHEN l.initiation_ts < k.previous_closes_at THEN k.previous_day_type
-                                    ELSE k.day_type END AS day_type
-                    ) AS b
-                    GROUP BY 1, 2, 3
-                )
-            """
+        ), located AS MATERIALIZED (
+                SELECT o.*, o.store_id IS NULL AS no_store,
+                       (o.initiation_ts AT TIME ZONE coalesce(s.time_zone, v_time_zone))::date AS local_date
+                FROM outcome o
+                LEFT JOIN store s ON s.store_id = o.store_id
+                WHERE o.initiation_ts IS NOT NULL
+            ), day_key AS MATERIALIZED (
+                -- store_business_day_at and day_type once per (store, local date) of the batch: a
+                -- contact before its store's previous business day closed belongs to that day.
+                SELECT k.store_id, k.no_store, k.local_date,
+                       (SELECT p.closes_at FROM store_business_day p
+                        WHERE p.store_id = k.store_id AND p.business_date = k.local_date - 1) AS previous_closes_at,
+                       \(dayType(store: "k.store_id", date: "k.local_date")) AS day_type,
+                       \(dayType(store: "k.store_id", date: "k.local_date - 1")) AS previous_day_type
+                FROM (SELECT DISTINCT store_id, no_store, local_date FROM located) AS k
+            ), store_delta AS (
+                SELECT coalesce(l.store_id, '(unknown)') AS store_id, b.business_date, b.day_type,
+                       \(RollupSums.aggregates(RollupSums.storeCounts, sums: RollupSums.storeSums, sign: "l.sign"))
+                FROM located l
+                JOIN day_key k ON k.no_store = l.no_store AND coalesce(k.store_id, '') = coalesce(l.store_id, '')
+                    AND k.local_date = l.local_date
+                CROSS JOIN LATERAL (
+                    SELECT CASE WHEN l.initiation_ts < k.previous_closes_at THEN l.local_date - 1
+                                ELSE l.local_date END AS business_date,
+                           CASE WHEN l.initiation_ts < k.previous_closes_at THEN k.previous_day_type
+                                ELSE k.day_type END AS day_type
+                ) AS b
+                GROUP BY 1, 2, 3
+            )
+        """
 
     /// `day_type(date)` of a store's business day, by key: the stored day type, else holiday,
     /// day before a holiday, weekend or weekday from `calendar_day` (as migration 7's joins).

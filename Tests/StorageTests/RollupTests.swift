@@ -165,7 +165,8 @@ struct RollupTests {
             func x(_ wait: Int, talk: Int, queue: (arn: String, name: String) = Fixture.reservations)
                 -> ContactTraceRecord
             {
-                Fixture.record("X", at: 30, queue: queue, wait: wait, talk: talk, attempts: 0, reason: "CUSTOMER_DISCONNECT")
+                Fixture.record(
+                    "X", at: 30, queue: queue, wait: wait, talk: talk, attempts: 0, reason: "CUSTOMER_DISCONNECT")
             }
             let y = Fixture.record("Y", at: 60, wait: 20, attempts: 0, reason: "CUSTOMER_DISCONNECT")
             let steps: [(ContactTraceRecord, expected: String)] = [
