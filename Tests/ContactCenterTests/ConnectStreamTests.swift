@@ -60,6 +60,25 @@ struct ConnectStreamTests {
         #expect(try ConnectStream.contactEvents.key(of: Array(#"{"contactId": "bare"}"#.utf8)) == "bare")
     }
 
+    @Test("a quote, an escaped quote or a backslash at any offset of the strings before the key")
+    func stringsBeforeTheKey() throws {
+        // The walk skips strings eight bytes at a time and jumps to the first quote or backslash
+        // of a word: each of those at every offset 0…20 of a member's name and of its value.
+        for offset in 0...20 {
+            let padding = String(repeating: "x", count: offset)
+            for inner in [#"\""#, #"\\"#, #"}{"#, ""] {
+                let value = padding + inner + "y"
+                let message = #"{"\#(padding)Name\#(inner)": "\#(value)", "ContactId": "c-\#(offset)"}"#
+                #expect(
+                    try ConnectStream.contactRecords.key(of: Array(message.utf8)) == "c-\(offset)",
+                    "\(message)")
+            }
+            let key = #"{"ContactId": "\#(padding)\"q\\b\#(padding)"}"#
+            #expect(
+                try ConnectStream.contactRecords.key(of: Array(key.utf8)) == padding + "\"q\\b" + padding, "\(key)")
+        }
+    }
+
     @Test("a single object is told from concatenated ones and garbage, and keyed in the same walk")
     func singleObject() throws {
         func single(_ text: String) -> Bool {

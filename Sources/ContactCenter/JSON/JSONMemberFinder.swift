@@ -167,10 +167,14 @@ struct JSONMemberFinder {
         var position = position + 1
         let count = bytes.count
         while true {
-            // Eight bytes at a time while none is a quote or a backslash.
-            while position + 8 <= count,
-                !Self.hasQuoteOrBackslash(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            {
+            // Eight bytes at a time while none is a quote or a backslash, then straight to the
+            // first one (strings are short: most end within their first eight bytes).
+            while position + 8 <= count {
+                let mask = Self.quoteOrBackslashMask(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                if mask != 0 {
+                    position += mask.trailingZeroBitCount >> 3
+                    break
+                }
                 position += 8
             }
             guard position < count else { throw malformed(position, "a string is not closed") }
@@ -182,14 +186,16 @@ struct JSONMemberFinder {
         }
     }
 
-    /// Whether any byte of `word` is `"` or `\`.
+    /// The high bit of each byte of `word` (loaded little-endian) that is `"` or `\`, and possibly
+    /// of bytes above such a byte (a borrow carries upwards only): the lowest set bit, if any,
+    /// marks the first quote or backslash exactly.
     @inline(__always)
-    static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
+    static func quoteOrBackslashMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
-        return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & high != 0
+        return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & high
     }
 
     private static func equals(_ name: UnsafeRawBufferPointer, _ wanted: StaticString) -> Bool {

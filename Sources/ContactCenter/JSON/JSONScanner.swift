@@ -170,10 +170,14 @@ struct JSONScanner {
         let count = bytes.count
         while true {
             // Eight bytes at a time while every one is plain ASCII: no quote, backslash, control
-            // character or start of a multi-byte sequence (most of a CTR's string bytes).
-            while position + 8 <= count,
-                !Self.needsAttention(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            {
+            // character or start of a multi-byte sequence (most of a CTR's string bytes); then
+            // straight to the first byte that is not (most strings end within eight bytes).
+            while position + 8 <= count {
+                let mask = Self.attentionMask(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                if mask != 0 {
+                    position += mask.trailingZeroBitCount >> 3
+                    break
+                }
                 position += 8
             }
             guard position < count else { throw fail("unterminated string") }
@@ -197,14 +201,15 @@ struct JSONScanner {
         position += 1  // closing quote
     }
 
-    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or above 0x7F: the bytes a string
-    /// scan must look at one by one. (A borrow can flag a byte above a flagged one, never miss one.)
+    /// The high bit of each byte of `word` (loaded little-endian) that is `"`, `\\`, below 0x20 or
+    /// above 0x7F (the bytes a string scan must look at one by one), and possibly of bytes above
+    /// one (a borrow carries upwards only): the lowest set bit marks the first exactly.
     @inline(__always)
-    static func needsAttention(_ word: UInt64) -> Bool {
+    static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let controlOrHigh = (word &- ones &* 0x20) & ~word | word
-        return controlOrHigh & high != 0 || JSONMemberFinder.hasQuoteOrBackslash(word)
+        return (controlOrHigh & high) | JSONMemberFinder.quoteOrBackslashMask(word)
     }
 
     private mutating func scanEscape() throws {

@@ -45,11 +45,15 @@ public struct JSONObjectSplitter: Sendable {
         while index < count {
             if inString && !escaped {
                 // Most of a CTR's bytes are inside strings: skip eight at a time while none is a
-                // quote, a backslash or a newline (which decides whether a `{` starts a line).
+                // quote, a backslash or a newline (which decides whether a `{` starts a line),
+                // then straight to the first one.
                 let start = index
-                while index + 8 <= count,
-                    !Self.endsPlainRun(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                {
+                while index + 8 <= count {
+                    let mask = Self.plainRunEndMask(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    if mask != 0 {
+                        index += mask.trailingZeroBitCount >> 3
+                        break
+                    }
                     index += 8
                 }
                 if index > start {
@@ -121,12 +125,13 @@ public struct JSONObjectSplitter: Sendable {
         return completed
     }
 
-    /// Whether any byte of `word` is `"`, `\\` or a newline.
+    /// The high bit of each byte of `word` (loaded little-endian) that is `"`, `\\` or a newline,
+    /// and possibly of bytes above one: the lowest set bit marks the first exactly.
     @inline(__always)
-    static func endsPlainRun(_ word: UInt64) -> Bool {
+    static func plainRunEndMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let newline = word ^ (ones &* 0x0A)
-        return (newline &- ones) & ~newline & (ones &* 0x80) != 0 || JSONMemberFinder.hasQuoteOrBackslash(word)
+        return (newline &- ones) & ~newline & (ones &* 0x80) | JSONMemberFinder.quoteOrBackslashMask(word)
     }
 
     /// The open chunk: what earlier feeds left in `current` and `bytes[start..<end]`; `current`

@@ -35,6 +35,24 @@ struct Base64StreamDecoderTests {
         }
     }
 
+    @Test("whitespace or an invalid character at any offset of a long input, whole or split")
+    func strayCharacters() {
+        // The fast path decodes eight characters at a time: each stray character at every offset
+        // of two such steps and a tail, in one piece and in pieces that split the steps.
+        let data = Array((0..<60).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+        let text = Array(Data(data).base64EncodedString().utf8)
+        for offset in 0..<text.count {
+            for pieces in [1, 3] {
+                var spaced = text
+                spaced.insert(offset % 2 == 0 ? UInt8(ascii: " ") : UInt8(ascii: "\n"), at: offset)
+                #expect(decode(String(decoding: spaced, as: UTF8.self), pieces: pieces) == data, "space at \(offset)")
+                var invalid = text
+                invalid[offset] = offset % 2 == 0 ? UInt8(ascii: "!") : UInt8(ascii: "-")
+                #expect(decode(String(decoding: invalid, as: UTF8.self), pieces: pieces) == nil, "invalid at \(offset)")
+            }
+        }
+    }
+
     @Test("invalid input is refused with a reason", arguments: ["aGVs!bG8=", "aGVsbG8=x", "a", "aG=Vs", "aGVsbG8=="])
     func invalid(text: String) {
         #expect(decode(text, pieces: 2) == nil, "\(text)")
