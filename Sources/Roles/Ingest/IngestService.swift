@@ -70,7 +70,7 @@ public struct IngestService: Service {
     /// The ingest consumer's librdkafka defaults (`SWITCHBOARD_KAFKA_PROPERTIES` wins).
     ///
     /// A short fetch wait keeps the prefetch queue full enough to feed the writers; fetches of
-    /// 16 MB (librdkafka's default is 50 MB) bound what a fetch response holds in memory, which
+    /// 48 MiB (librdkafka's default is 50 MB) bound what a fetch response holds in memory, which
     /// the ingest's memory formula counts (README, "Ingest throughput and memory"). The binding
     /// keeps `receive.message.max.bytes` above `fetch.max.bytes` (``KafkaConsumerConfiguration``),
     /// also when only the fetch limit is overridden.
