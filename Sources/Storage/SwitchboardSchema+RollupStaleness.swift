@@ -25,35 +25,25 @@ extension SwitchboardSchema {
     static let applyContactsCovered = applyContactsFunction(
         "CREATE OR REPLACE FUNCTION",
         previousJoins: previousJoinsByKey,
-        queueWrite: """
-                ), queue_write AS (
-                    INSERT INTO queue_interval_rollup AS t (queue, interval_start, queue_name, max_queued_s, max_stale,
-                        \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
-                    SELECT d.queue, d.interval_start, d.added_name, d.added_max,
-                           -- A removal no addition covers may have been the bucket's maximum (or greatest name).
-                           CASE WHEN u.max_s IS NULL AND u.name IS NULL THEN false
-                                WHEN e.present IS NULL THEN true
-                                ELSE coalesce(u.max_s >= e.max_queued_s, false) OR coalesce(u.name >= e.queue_name, false)
-                           END,
-                           \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).map { "d.\($0)" }
-                           .joined(separator: ", "))
-                    FROM queue_delta d
-                    CROSS JOIN LATERAL (
-                        SELECT CASE WHEN d.added_max >= d.removed_max THEN NULL ELSE d.removed_max END AS max_s,
-                               CASE WHEN d.added_name >= d.removed_name THEN NULL ELSE d.removed_name END AS name
-                    ) AS u
-                    LEFT JOIN LATERAL (
-                        -- Read only for uncovered removals: a one-time filter skips the probe.
-                        SELECT true AS present, x.max_queued_s, x.queue_name FROM queue_interval_rollup x
-                        WHERE (u.max_s IS NOT NULL OR u.name IS NOT NULL)
-                          AND x.queue = d.queue AND x.interval_start = d.interval_start OFFSET 0
-                    ) AS e ON true
-                    ON CONFLICT (queue, interval_start) DO UPDATE SET
-                        \(RollupSums.additions(RollupSums.queueCounts, sums: RollupSums.queueSums, target: "t", delta: "EXCLUDED")),
-                        queue_name = greatest(t.queue_name, EXCLUDED.queue_name),
-                        max_queued_s = greatest(t.max_queued_s, EXCLUDED.max_queued_s),
-                        max_stale = t.max_stale OR EXCLUDED.max_stale
-                    RETURNING 1
-            """,
+        queueWrite: queueUpsert(
+            stale: """
+                               -- A removal no addition covers may have been the bucket's maximum (or greatest name).
+                               CASE WHEN u.max_s IS NULL AND u.name IS NULL THEN false
+                                    WHEN e.present IS NULL THEN true
+                                    ELSE coalesce(u.max_s >= e.max_queued_s, false) OR coalesce(u.name >= e.queue_name, false)
+                               END
+                """,
+            lookups: """
+                        CROSS JOIN LATERAL (
+                            SELECT CASE WHEN d.added_max >= d.removed_max THEN NULL ELSE d.removed_max END AS max_s,
+                                   CASE WHEN d.added_name >= d.removed_name THEN NULL ELSE d.removed_name END AS name
+                        ) AS u
+                        LEFT JOIN LATERAL (
+                            -- Read only for uncovered removals: a one-time filter skips the probe.
+                            SELECT true AS present, x.max_queued_s, x.queue_name FROM queue_interval_rollup x
+                            WHERE (u.max_s IS NOT NULL OR u.name IS NOT NULL)
+                              AND x.queue = d.queue AND x.interval_start = d.interval_start OFFSET 0
+                        ) AS e ON true
+                """),
         storeDelta: storeDeltaByKey)
 }

@@ -20,30 +20,43 @@ extension SwitchboardSchema {
     static let applyContactsByKey = applyContactsFunction(
         "CREATE OR REPLACE FUNCTION",
         previousJoins: previousJoinsByKey,
-        queueWrite: """
-                ), queue_write AS (
-                    INSERT INTO queue_interval_rollup AS t (queue, interval_start, queue_name, max_queued_s, max_stale,
-                        \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
-                    SELECT d.queue, d.interval_start, d.added_name, d.added_max,
-                           -- A removed value may have been the bucket's maximum (or greatest name).
-                           CASE WHEN e.present IS NULL THEN d.removed_max IS NOT NULL OR d.removed_name IS NOT NULL
-                                ELSE coalesce(d.removed_max >= e.max_queued_s, false)
-                                     OR coalesce(d.removed_name >= e.queue_name, false) END,
-                           \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).map { "d.\($0)" }
-                           .joined(separator: ", "))
-                    FROM queue_delta d
-                    LEFT JOIN LATERAL (
-                        SELECT true AS present, x.max_queued_s, x.queue_name FROM queue_interval_rollup x
-                        WHERE x.queue = d.queue AND x.interval_start = d.interval_start OFFSET 0
-                    ) AS e ON true
-                    ON CONFLICT (queue, interval_start) DO UPDATE SET
-                        \(RollupSums.additions(RollupSums.queueCounts, sums: RollupSums.queueSums, target: "t", delta: "EXCLUDED")),
-                        queue_name = greatest(t.queue_name, EXCLUDED.queue_name),
-                        max_queued_s = greatest(t.max_queued_s, EXCLUDED.max_queued_s),
-                        max_stale = t.max_stale OR EXCLUDED.max_stale
-                    RETURNING 1
-            """,
+        queueWrite: queueUpsert(
+            stale: """
+                               -- A removed value may have been the bucket's maximum (or greatest name).
+                               CASE WHEN e.present IS NULL THEN d.removed_max IS NOT NULL OR d.removed_name IS NOT NULL
+                                    ELSE coalesce(d.removed_max >= e.max_queued_s, false)
+                                         OR coalesce(d.removed_name >= e.queue_name, false) END
+                """,
+            lookups: """
+                        LEFT JOIN LATERAL (
+                            SELECT true AS present, x.max_queued_s, x.queue_name FROM queue_interval_rollup x
+                            WHERE x.queue = d.queue AND x.interval_start = d.interval_start OFFSET 0
+                        ) AS e ON true
+                """),
         storeDelta: storeDeltaByKey)
+
+    /// The CTE `queue_write` (migrations 8 and 9): upserts each `queue_delta` row into its queue
+    /// bucket by primary key. `stale` is the expression of the bucket's `max_stale` mark (with
+    /// its comment line) over `d` and what `lookups` (the joins after `FROM queue_delta d`) read.
+    static func queueUpsert(stale: String, lookups: String) -> String {
+        """
+            ), queue_write AS (
+                INSERT INTO queue_interval_rollup AS t (queue, interval_start, queue_name, max_queued_s, max_stale,
+                    \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).joined(separator: ", ")))
+                SELECT d.queue, d.interval_start, d.added_name, d.added_max,
+        \(stale),
+                       \(RollupSums.columns(RollupSums.queueCounts, sums: RollupSums.queueSums).map { "d.\($0)" }
+                           .joined(separator: ", "))
+                FROM queue_delta d
+        \(lookups)
+                ON CONFLICT (queue, interval_start) DO UPDATE SET
+                    \(RollupSums.additions(RollupSums.queueCounts, sums: RollupSums.queueSums, target: "t", delta: "EXCLUDED")),
+                    queue_name = greatest(t.queue_name, EXCLUDED.queue_name),
+                    max_queued_s = greatest(t.max_queued_s, EXCLUDED.max_queued_s),
+                    max_stale = t.max_stale OR EXCLUDED.max_stale
+                RETURNING 1
+        """
+    }
 
     /// Migration 8's joins after `FROM batch k`: the previous contacts by key (also migration 9's).
     static let previousJoinsByKey = """
