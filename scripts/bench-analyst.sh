@@ -43,6 +43,9 @@ export SWITCHBOARD_DATABASE_URL="postgres://postgres@127.0.0.1:$port/switchboard
 psql_admin() { psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d switchboard_analyst_bench "$@"; }
 
 "$binary" migrate
+# The raw tables' monthly partitions for the generated year (the ingest creates them as it
+# writes; rows of a month without one would land in the default partition).
+psql_admin -c "SELECT raw_partitions_ensure(ARRAY(SELECT generate_series(date_trunc('day', now()) - interval '368 days', now(), interval '1 month')))"
 
 # A year ending two days ago (so no agent segment is still open): contacts evenly spread, 24
 # stores, 20 queues, 300 agents; 90% queued, 80% answered, 2% asking for a callback (the next
@@ -57,7 +60,7 @@ INSERT INTO contact_record (contact_id, initial_contact_id, previous_contact_id,
     initiation_method, initiation_ts, connected_to_system_ts, disconnect_ts, disconnect_reason, queue_name,
     queue_arn, enqueue_ts, dequeue_ts, queue_duration_s, agent_username, agent_arn, connected_to_agent_ts,
     agent_interaction_s, customer_hold_s, acw_s, store_id, attributes, raw, last_update_ts, source_partition,
-    source_offset, agent_connection_attempts)
+    source_offset, agent_connection_attempts, initiation_month)
 SELECT 'c-' || i,
        CASE WHEN callback_of THEN 'c-' || (i - 1) END,
        CASE WHEN callback_of THEN 'c-' || (i - 1) END,
@@ -81,7 +84,7 @@ SELECT 'c-' || i,
        jsonb_build_object('storeId', 'store-' || (i % 24)),
        jsonb_build_object('ContactId', 'c-' || i),
        t + make_interval(secs => 200 + wait + talk),
-       0, i, CASE WHEN answered THEN 1 ELSE 0 END
+       0, i, CASE WHEN answered THEN 1 ELSE 0 END, date_trunc('month', t, 'UTC')
 FROM (
     SELECT i, t, queued, queued AND i % 10 < 8 AS answered, asks_callback, callback_of,
            (i * 37) % 150 AS wait, 60 + (i * 13) % 400 AS talk

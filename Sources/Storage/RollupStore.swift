@@ -37,19 +37,27 @@ public struct RollupStore: Sendable {
     ///     beginning. Widened to whole 15-minute intervals.
     ///   - to: The end (exclusive), the same way; `nil` for no end.
     /// - Returns: The rows the range has now.
-    /// - Important: Raw rows dropped by retention are gone; a rebuild of their range empties it.
+    /// - Important: Raw rows dropped by retention are gone: the range starts two days after the
+    ///   retention horizon at the earliest, and the rollups before keep their figures.
     /// - Throws: PostgreSQL errors (a malformed time among them); nothing is changed then.
     @discardableResult
     public func rebuild(from: String?, to: String?) async throws -> Counts {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
+            // Not before the retention horizon: the raw rows there are gone, and the two days
+            // after it hold contacts queued, and agents' segments begun, before it.
             let rows = try await connection.query(
-                "SELECT 1 FROM rollup_rebuild(rollup_instant(\(from)), rollup_instant(\(to)))", logger: logger)
+                """
+                SELECT 1 FROM rollup_rebuild(
+                    CASE WHEN raw_horizon() = '-infinity' THEN rollup_instant(\(from))
+                         ELSE greatest(rollup_instant(\(from)), raw_horizon() + interval '2 days') END,
+                    rollup_instant(\(to)))
+                """, logger: logger)
             for try await _ in rows {}
             let counts = try await connection.query(
                 """
                 WITH bounds AS (
-                    SELECT coalesce(rollup_instant(\(from)), '-infinity') AS lo,
+                    SELECT greatest(coalesce(rollup_instant(\(from)), '-infinity'), raw_horizon() + interval '2 days') AS lo,
                            coalesce(rollup_instant(\(to)), 'infinity') AS hi
                 )
                 SELECT (SELECT count(*) FROM queue_interval_rollup, bounds
@@ -83,7 +91,8 @@ public struct RollupStore: Sendable {
     /// raw tables (`contact_outcome` and `agent_activity_segment`, as migration 6 defined the
     /// views), in one transaction, so both see the same rows and the same now().
     ///
-    /// - Returns: The views that differ; empty when the rollups are exact.
+    /// - Returns: The views that differ; empty when the rollups are exact. Periods whose raw
+    ///   rows retention dropped (to two days after the horizon) are not compared.
     /// - Important: This reads the whole history of the raw tables, as the views did before the
     ///   rollups: minutes on a large database.
     public func differences() async throws -> [Difference] {
@@ -94,11 +103,18 @@ public struct RollupStore: Sendable {
             }
             var differences: [Difference] = []
             for view in Self.checkedViews {
+                // Only where the raw rows are kept (the horizon as in rebuild(from:to:)).
+                let kept =
+                    view == "store_day_metrics"
+                    ? "business_date >= ((raw_horizon() + interval '2 days') AT TIME ZONE analytics_time_zone())::date"
+                    : "interval_start >= raw_horizon() + interval '2 days'"
                 let rows = try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
-                            SELECT (SELECT count(*) FROM (SELECT * FROM \(view) EXCEPT ALL SELECT * FROM pg_temp.raw_\(view)) a),
-                                   (SELECT count(*) FROM (SELECT * FROM pg_temp.raw_\(view) EXCEPT ALL SELECT * FROM \(view)) b)
+                            SELECT (SELECT count(*) FROM (SELECT * FROM \(view) WHERE \(kept)
+                                                          EXCEPT ALL SELECT * FROM pg_temp.raw_\(view) WHERE \(kept)) a),
+                                   (SELECT count(*) FROM (SELECT * FROM pg_temp.raw_\(view) WHERE \(kept)
+                                                          EXCEPT ALL SELECT * FROM \(view) WHERE \(kept)) b)
                             """),
                     logger: logger)
                 for try await (onlyInView, onlyInDefinition) in rows.decode((Int, Int).self)

@@ -23,64 +23,104 @@ extension SwitchboardSchema {
     /// maximum the row is marked `max_stale` and recomputed from the raw rows of that interval.
     /// Agent intervals are recomputed from the raw events (a new event shortens the previous
     /// segment): from the agent's first new event to 10 minutes after its last.
-    static let rollupMaintenance = [
-        """
-        CREATE FUNCTION rollup_interval(ts timestamptz) RETURNS timestamptz LANGUAGE sql STABLE AS
-        $$ SELECT to_timestamp(floor(extract(epoch FROM ts) / 900) * 900) $$
-        """,
-        """
-        COMMENT ON FUNCTION rollup_interval(timestamptz) IS
-        'The start of the 15-minute interval (aligned to the epoch) holding an instant, as the views bucket.'
-        """,
-        // 0x53574252, "SWBR" in ASCII.
-        "CREATE FUNCTION rollup_lock() RETURNS void LANGUAGE sql AS $$ SELECT pg_advisory_xact_lock(1398227538) $$",
-        """
-        CREATE FUNCTION agent_event_activity(p_event_type text, p_contact_state text, p_status_type text)
-        RETURNS text LANGUAGE sql IMMUTABLE AS $$
-            SELECT CASE
-                WHEN p_event_type = 'LOGOUT' THEN 'offline'
-                WHEN p_contact_state IN ('ERROR', 'MISSED', 'REJECTED') THEN 'error'
-                WHEN p_contact_state = 'CONNECTED' THEN 'onContact'
-                WHEN p_contact_state = 'ENDED' THEN 'afterContactWork'
-                WHEN p_contact_state = 'CONNECTING' THEN 'connecting'
-                WHEN p_status_type = 'ROUTABLE' THEN 'available'
-                WHEN p_status_type IS NULL OR p_status_type = 'OFFLINE' THEN 'offline'
-                ELSE 'customStatus'
+    static let rollupMaintenance =
+        [
+            """
+            CREATE FUNCTION rollup_interval(ts timestamptz) RETURNS timestamptz LANGUAGE sql STABLE AS
+            $$ SELECT to_timestamp(floor(extract(epoch FROM ts) / 900) * 900) $$
+            """,
+            """
+            COMMENT ON FUNCTION rollup_interval(timestamptz) IS
+            'The start of the 15-minute interval (aligned to the epoch) holding an instant, as the views bucket.'
+            """,
+            // 0x53574252, "SWBR" in ASCII.
+            "CREATE FUNCTION rollup_lock() RETURNS void LANGUAGE sql AS $$ SELECT pg_advisory_xact_lock(1398227538) $$",
+            """
+            CREATE FUNCTION agent_event_activity(p_event_type text, p_contact_state text, p_status_type text)
+            RETURNS text LANGUAGE sql IMMUTABLE AS $$
+                SELECT CASE
+                    WHEN p_event_type = 'LOGOUT' THEN 'offline'
+                    WHEN p_contact_state IN ('ERROR', 'MISSED', 'REJECTED') THEN 'error'
+                    WHEN p_contact_state = 'CONNECTED' THEN 'onContact'
+                    WHEN p_contact_state = 'ENDED' THEN 'afterContactWork'
+                    WHEN p_contact_state = 'CONNECTING' THEN 'connecting'
+                    WHEN p_status_type = 'ROUTABLE' THEN 'available'
+                    WHEN p_status_type IS NULL OR p_status_type = 'OFFLINE' THEN 'offline'
+                    ELSE 'customStatus'
+                END
+            $$
+            """,
+            """
+            COMMENT ON FUNCTION agent_event_activity(text, text, text) IS
+            'The activity of agent_activity_segment (Connect''s Agent Activity precedence) from an event''s type, contact_state and status_type.'
+            """,
+            """
+            CREATE FUNCTION rollup_ensure_stash() RETURNS void LANGUAGE plpgsql AS $$
+            BEGIN
+                IF to_regclass('pg_temp.rollup_replaced_contact') IS NULL THEN
+                    CREATE TEMP TABLE rollup_replaced_contact (
+                        contact_id text PRIMARY KEY, initial_contact_id text, next_contact_id text,
+                        initiation_method text, initiation_ts timestamptz, disconnect_ts timestamptz,
+                        disconnect_reason text, store_id text, queue_arn text, queue_name text, enqueue_ts timestamptz,
+                        dequeue_ts timestamptz, queue_duration_s integer, connected_to_agent_ts timestamptz,
+                        agent_interaction_s integer, customer_hold_s integer, acw_s integer,
+                        agent_connection_attempts integer, transfer_completed_ts timestamptz
+                    ) ON COMMIT DELETE ROWS;
+                END IF;
             END
-        $$
-        """,
-        """
-        COMMENT ON FUNCTION agent_event_activity(text, text, text) IS
-        'The activity of agent_activity_segment (Connect''s Agent Activity precedence) from an event''s type, contact_state and status_type.'
-        """,
-        """
-        CREATE FUNCTION rollup_ensure_stash() RETURNS void LANGUAGE plpgsql AS $$
-        BEGIN
-            IF to_regclass('pg_temp.rollup_replaced_contact') IS NULL THEN
-                CREATE TEMP TABLE rollup_replaced_contact (
-                    contact_id text PRIMARY KEY, initial_contact_id text, next_contact_id text,
-                    initiation_method text, initiation_ts timestamptz, disconnect_ts timestamptz,
-                    disconnect_reason text, store_id text, queue_arn text, queue_name text, enqueue_ts timestamptz,
-                    dequeue_ts timestamptz, queue_duration_s integer, connected_to_agent_ts timestamptz,
-                    agent_interaction_s integer, customer_hold_s integer, acw_s integer,
-                    agent_connection_attempts integer, transfer_completed_ts timestamptz
-                ) ON COMMIT DELETE ROWS;
-            END IF;
-        END
-        $$
-        """,
-        """
-        CREATE FUNCTION contact_record_stash_replaced() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM rollup_ensure_stash();
-            -- The first replaced version of a contact in a transaction is the committed one.
-            INSERT INTO pg_temp.rollup_replaced_contact
-            SELECT \(rollupContactColumns.joined(separator: ", ")) FROM replaced
-            ON CONFLICT (contact_id) DO NOTHING;
-            RETURN NULL;
-        END
-        $$
-        """,
+            $$
+            """,
+            """
+            CREATE FUNCTION contact_record_stash_replaced() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM rollup_ensure_stash();
+                -- The first replaced version of a contact in a transaction is the committed one.
+                INSERT INTO pg_temp.rollup_replaced_contact
+                SELECT \(rollupContactColumns.joined(separator: ", ")) FROM replaced
+                ON CONFLICT (contact_id) DO NOTHING;
+                RETURN NULL;
+            END
+            $$
+            """,
+        ] + replacedVersionTrigger + [
+            applyContacts,
+            """
+            COMMENT ON FUNCTION rollup_apply_contacts(text[]) IS
+            'Applies the contacts just written (inserted or replaced) in this transaction to queue_interval_rollup and store_day_rollup. Called by the ingest writer after its upsert.'
+            """,
+            insertAgents,
+            """
+            CREATE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
+            RETURNS void LANGUAGE plpgsql SET jit = off AS $$
+            DECLARE
+                v_agents text[];
+                v_lo timestamptz[];
+                v_hi timestamptz[];
+            BEGIN
+                PERFORM rollup_lock();
+                SELECT array_agg(a), array_agg(rollup_interval(f)), array_agg(rollup_interval(l + interval '10 minutes'))
+                INTO v_agents, v_lo, v_hi
+                FROM unnest(p_agents, p_first, p_last) AS u(a, f, l);
+                IF v_agents IS NULL THEN
+                    RETURN;
+                END IF;
+                DELETE FROM agent_status_rollup s USING unnest(v_agents, v_lo, v_hi) AS g(agent_arn, lo, hi)
+                WHERE s.agent_arn = g.agent_arn AND s.interval_start BETWEEN g.lo AND g.hi;
+                DELETE FROM agent_interval_rollup s USING unnest(v_agents, v_lo, v_hi) AS g(agent_arn, lo, hi)
+                WHERE s.agent_arn = g.agent_arn AND s.interval_start BETWEEN g.lo AND g.hi;
+                PERFORM rollup_insert_agents(v_agents, v_lo, v_hi);
+            END
+            $$
+            """,
+            """
+            COMMENT ON FUNCTION rollup_apply_agents(text[], timestamptz[], timestamptz[]) IS
+            'Recomputes the agent rollups of each agent from the interval of its first new event (p_first) to 10 minutes after its last (p_last). Called by the ingest writer after inserting events.'
+            """,
+        ]
+
+    /// The statement trigger that stashes the versions the version guard replaced (re-created on
+    /// the partitioned table by migration 10).
+    static let replacedVersionTrigger = [
         """
         CREATE TRIGGER contact_record_rollup_replaced
         AFTER UPDATE ON contact_record
@@ -90,39 +130,6 @@ extension SwitchboardSchema {
         """
         COMMENT ON TRIGGER contact_record_rollup_replaced ON contact_record IS
         'Keeps the versions the ingest''s version guard replaced, for rollup_apply_contacts to take their contributions off the rollups.'
-        """,
-        applyContacts,
-        """
-        COMMENT ON FUNCTION rollup_apply_contacts(text[]) IS
-        'Applies the contacts just written (inserted or replaced) in this transaction to queue_interval_rollup and store_day_rollup. Called by the ingest writer after its upsert.'
-        """,
-        insertAgents,
-        """
-        CREATE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
-        RETURNS void LANGUAGE plpgsql SET jit = off AS $$
-        DECLARE
-            v_agents text[];
-            v_lo timestamptz[];
-            v_hi timestamptz[];
-        BEGIN
-            PERFORM rollup_lock();
-            SELECT array_agg(a), array_agg(rollup_interval(f)), array_agg(rollup_interval(l + interval '10 minutes'))
-            INTO v_agents, v_lo, v_hi
-            FROM unnest(p_agents, p_first, p_last) AS u(a, f, l);
-            IF v_agents IS NULL THEN
-                RETURN;
-            END IF;
-            DELETE FROM agent_status_rollup s USING unnest(v_agents, v_lo, v_hi) AS g(agent_arn, lo, hi)
-            WHERE s.agent_arn = g.agent_arn AND s.interval_start BETWEEN g.lo AND g.hi;
-            DELETE FROM agent_interval_rollup s USING unnest(v_agents, v_lo, v_hi) AS g(agent_arn, lo, hi)
-            WHERE s.agent_arn = g.agent_arn AND s.interval_start BETWEEN g.lo AND g.hi;
-            PERFORM rollup_insert_agents(v_agents, v_lo, v_hi);
-        END
-        $$
-        """,
-        """
-        COMMENT ON FUNCTION rollup_apply_agents(text[], timestamptz[], timestamptz[]) IS
-        'Recomputes the agent rollups of each agent from the interval of its first new event (p_first) to 10 minutes after its last (p_last). Called by the ingest writer after inserting events.'
         """,
     ]
 

@@ -68,6 +68,14 @@ public struct UTCTimestamp: Sendable, Hashable, Comparable, Codable, CustomStrin
 
     public var description: String { iso8601 }
 
+    /// The first instant of this instant's calendar month in UTC (the raw tables' partitions).
+    public var monthStart: UTCTimestamp {
+        let day = Int(millisecondsSince1970.floorDivided(by: 86_400_000))
+        let civil = CivilDays.civil(dayNumber: day)
+        let first = CivilDays.dayNumber(year: civil.year, month: civil.month, day: 1)
+        return UTCTimestamp(millisecondsSince1970: Int64(first) * 86_400_000)
+    }
+
     public static func < (lhs: UTCTimestamp, rhs: UTCTimestamp) -> Bool {
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }

@@ -10,6 +10,7 @@ public struct ContactRecordColumns: Sendable {
     var channel: ArrayColumn<String>
     var initiationMethod: ArrayColumn<String>
     var initiation: ArrayColumn<UTCTimestamp>
+    var initiationMonth: ArrayColumn<UTCTimestamp>
     var connectedToSystem: ArrayColumn<UTCTimestamp>
     var disconnect: ArrayColumn<UTCTimestamp>
     var disconnectReason: ArrayColumn<String>
@@ -55,6 +56,7 @@ public struct ContactRecordColumns: Sendable {
         channel = .init(capacity: capacity)
         initiationMethod = .init(capacity: capacity)
         initiation = .init(capacity: capacity)
+        initiationMonth = .init(capacity: capacity)
         connectedToSystem = .init(capacity: capacity)
         disconnect = .init(capacity: capacity)
         disconnectReason = .init(capacity: capacity)
@@ -102,6 +104,7 @@ public struct ContactRecordColumns: Sendable {
         channel.append(record.channel?.rawValue)
         initiationMethod.append(record.initiationMethod)
         initiation.append(record.initiationTimestamp)
+        initiationMonth.append(record.partitionMonth)
         connectedToSystem.append(record.connectedToSystemTimestamp)
         disconnect.append(record.disconnectTimestamp)
         disconnectReason.append(record.disconnectReason)
@@ -188,7 +191,7 @@ extension ContactRecordColumns {
         "longest_hold_s", "routing_profile", "dialed_number", "customer_number", "store_id", "attributes", "raw",
         "last_update_ts", "source_partition", "source_offset", "versions_seen", "agent_connection_attempts",
         "transfer_completed_ts", "transferred_to_endpoint", "agent_hierarchy_level1", "agent_hierarchy_level2",
-        "agent_hierarchy_level3", "agent_hierarchy_level4", "agent_hierarchy_level5",
+        "agent_hierarchy_level3", "agent_hierarchy_level4", "agent_hierarchy_level5", "initiation_month",
     ]
 
     /// One row in PostgreSQL's COPY text format (tab-separated, `\N` for NULL), with the same
@@ -231,7 +234,15 @@ extension ContactRecordColumns {
             text(record.transferredToEndpoint?.address), text(agent?.hierarchyGroups?.level1?.name),
             text(agent?.hierarchyGroups?.level2?.name), text(agent?.hierarchyGroups?.level3?.name),
             text(agent?.hierarchyGroups?.level4?.name), text(agent?.hierarchyGroups?.level5?.name),
+            time(record.partitionMonth),
         ]
         return fields.joined(separator: "\t")
     }
+}
+
+extension ContactTraceRecord {
+    /// The month of `contact_record`'s partition (`initiation_month`): the UTC month of
+    /// `InitiationTimestamp`, or of `LastUpdateTimestamp` for a record without it. Every version
+    /// of a contact carries the same initiation, so they share the row.
+    public var partitionMonth: UTCTimestamp { (initiationTimestamp ?? lastUpdateTimestamp).monthStart }
 }

@@ -11,6 +11,10 @@ public struct IngestBatch: Sendable {
         public var partition: Int32
         /// Its offset.
         public var offset: Int64
+        /// Its topic (`import:<file>` for imports).
+        public var topic: String
+        /// Its key bytes, kept for a dead letter.
+        public var key: [UInt8]?
     }
 
     /// Contact trace records, de-duplicated per contact (the newest copy of the batch kept).
@@ -34,6 +38,67 @@ public struct IngestBatch: Sendable {
 
     /// Whether the batch writes nothing.
     public var isEmpty: Bool { sourceRecordCount == 0 && nextOffsets.isEmpty }
+
+    /// The UTC months (their first instants) of the rows' partitions: contacts' initiation (see
+    /// `ContactTraceRecord.partitionMonth`), events' times.
+    public var months: Set<UTCTimestamp> {
+        var months: Set<UTCTimestamp> = []
+        for sourced in contactRecords { months.insert(sourced.value.partitionMonth) }
+        for sourced in agentEvents { months.insert(sourced.value.eventTimestamp.monthStart) }
+        for sourced in contactEvents { months.insert(sourced.value.time.monthStart) }
+        return months
+    }
+
+    /// Moves the rows before `horizon` (the retention horizon: their months' raw rows were
+    /// dropped) to the dead letters, with their bytes as received.
+    ///
+    /// A row before the horizon would change rollups that can no longer be recomputed: a newer
+    /// version of a contact whose stored version is gone would be counted twice, and an agent's
+    /// intervals are recomputed from its earlier events.
+    /// - Returns: How many rows were moved.
+    @discardableResult
+    public mutating func refuseRows(before horizon: UTCTimestamp) -> Int {
+        let before = deadLetters.count
+        func refuse<Value>(_ sourced: Sourced<Value>, time: UTCTimestamp, raw: [UInt8], what: String) {
+            deadLetters.append(
+                DeadLetter(
+                    topic: sourced.topic, partition: sourced.partition, offset: sourced.offset, key: sourced.key,
+                    value: raw,
+                    reason: DeadLetterReason(
+                        kind: "before_retention",
+                        message: "\(what) \(time) is before the retention horizon \(horizon): "
+                            + "the raw rows of its month were dropped, and the rollups of that period keep their figures"
+                    )
+                )
+            )
+        }
+        contactRecords.removeAll { sourced in
+            let record = sourced.value
+            guard record.partitionMonth < horizon else { return false }
+            refuse(
+                sourced, time: record.initiationTimestamp ?? record.lastUpdateTimestamp,
+                raw: Array(record.rawJSON ?? record.jsonData()),
+                what: record.initiationTimestamp == nil
+                    ? "LastUpdateTimestamp (no InitiationTimestamp)" : "InitiationTimestamp")
+            contactRecordCopies[sourced.value.contactId] = nil
+            return true
+        }
+        agentEvents.removeAll { sourced in
+            guard sourced.value.eventTimestamp < horizon else { return false }
+            refuse(
+                sourced, time: sourced.value.eventTimestamp,
+                raw: Array(sourced.value.rawJSON ?? sourced.value.jsonData()), what: "EventTimestamp")
+            return true
+        }
+        contactEvents.removeAll { sourced in
+            guard sourced.value.time < horizon else { return false }
+            refuse(
+                sourced, time: sourced.value.time, raw: Array(sourced.value.rawJSON ?? sourced.value.jsonData()),
+                what: "event time")
+            return true
+        }
+        return deadLetters.count - before
+    }
 }
 
 /// A record that goes to the dead-letter table, with the reason.

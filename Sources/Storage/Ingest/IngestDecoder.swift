@@ -39,7 +39,9 @@ public struct IngestDecoder: Sendable {
                     )
                 )
             case .success(.contactRecord(let ctr)):
-                let sourced = IngestBatch.Sourced(value: ctr, partition: record.partition, offset: record.offset)
+                let sourced = IngestBatch.Sourced(
+                    value: ctr, partition: record.partition, offset: record.offset, topic: record.topic, key: record.key
+                )
                 batch.contactRecordCopies[ctr.contactId, default: 0] += 1
                 if let index = contactIndex[ctr.contactId] {
                     let kept = batch.contactRecords[index]
@@ -50,11 +52,17 @@ public struct IngestDecoder: Sendable {
                 }
             case .success(.agentEvent(let event)):
                 if agentEventIDs.insert(event.eventId).inserted {
-                    batch.agentEvents.append(.init(value: event, partition: record.partition, offset: record.offset))
+                    batch.agentEvents.append(
+                        .init(
+                            value: event, partition: record.partition, offset: record.offset, topic: record.topic,
+                            key: record.key))
                 }
             case .success(.contactEvent(let event)):
                 if contactEventIDs.insert(event.id).inserted {
-                    batch.contactEvents.append(.init(value: event, partition: record.partition, offset: record.offset))
+                    batch.contactEvents.append(
+                        .init(
+                            value: event, partition: record.partition, offset: record.offset, topic: record.topic,
+                            key: record.key))
                 }
             }
         }

@@ -1,6 +1,7 @@
 import ContactCenter
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// What one batch write did.
@@ -15,6 +16,9 @@ public struct IngestWriteSummary: Sendable, Hashable {
     public var contactEventsWritten = 0
     /// Dead letters inserted.
     public var deadLettersWritten = 0
+    /// Rows refused because they are before the retention horizon (moved to the dead letters,
+    /// counted in ``deadLettersWritten`` too).
+    public var rowsBeforeRetention = 0
     /// Whether the batch was found written already (its offsets stored by an earlier attempt
     /// whose outcome was not known): nothing was written this time.
     public var alreadyWritten = false
@@ -43,6 +47,8 @@ public struct IngestWriter: Sendable {
     private let connections: Connections
     private let group: String
     private let logger: Logger
+    /// The UTC months whose raw partitions this writer has ensured.
+    private let coveredMonths = NIOLockedValueBox<Set<UTCTimestamp>>([])
 
     /// Creates a writer for consumer group `group` whose transactions lease connections from `client`.
     public init(client: PostgresClient, group: String, logger: Logger) {
@@ -74,6 +80,7 @@ public struct IngestWriter: Sendable {
     {
         let group = self.group
         let logger = self.logger
+        try await coverPartitions(of: batch)
         do {
             return try await transaction { connection in
                 // Offsets first: the offset rows are locked until commit, so a concurrent claim
@@ -93,6 +100,30 @@ public struct IngestWriter: Sendable {
         }
     }
 
+    /// Creates the raw tables' partitions of the batch's months, and those of the next months,
+    /// unless this writer did so already (`raw_partitions_ensure`, in its own transaction before
+    /// the batch's: a partition is created once, ahead of time, not by every batch).
+    func coverPartitions(of batch: IngestBatch) async throws {
+        let months = batch.months
+        let missing = coveredMonths.withLockedValue { months.subtracting($0) }
+        guard !missing.isEmpty else { return }
+        let logger = self.logger
+        let dates = missing.sorted().map { Date(timeIntervalSince1970: Double($0.millisecondsSince1970) / 1000) }
+        let created = try await transaction { connection in
+            var created = 0
+            for row in try await Transaction.statement(
+                "SELECT raw_partitions_ensure(\(dates))", on: connection, logger: logger)
+            {
+                created = try row.decode(Int.self)
+            }
+            return created
+        }
+        if created > 0 {
+            logger.info("raw partitions created", metadata: ["count": "\(created)", "months": "\(missing.sorted())"])
+        }
+        coveredMonths.withLockedValue { $0.formUnion(missing) }
+    }
+
     private func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         switch connections {
         case .pool(let client):
@@ -109,6 +140,11 @@ public struct IngestWriter: Sendable {
         -> IngestWriteSummary
     {
         var summary = IngestWriteSummary()
+        // First: the horizon lock, held shared until commit, comes before any raw table's lock.
+        var batch = batch
+        if let horizon = try await retentionHorizon(on: connection, logger: logger) {
+            summary.rowsBeforeRetention = batch.refuseRows(before: horizon)
+        }
         (summary.contactRecordsWritten, summary.contactRecordsOutdated) = try await upsertContactRecords(
             batch,
             on: connection,
@@ -119,6 +155,23 @@ public struct IngestWriter: Sendable {
             batch.contactEvents, on: connection, logger: logger)
         summary.deadLettersWritten = try await insertDeadLetters(batch.deadLetters, on: connection, logger: logger)
         return summary
+    }
+
+    /// The retention horizon (`raw_write_horizon()`, which holds its lock shared until commit),
+    /// or `nil` when nothing was ever dropped.
+    static func retentionHorizon(on connection: PostgresConnection, logger: Logger) async throws -> UTCTimestamp? {
+        let rows = try await Transaction.statement(
+            """
+            SELECT CASE WHEN h = '-infinity' THEN NULL ELSE (extract(epoch FROM h) * 1000)::int8 END
+            FROM raw_write_horizon() AS h
+            """,
+            on: connection,
+            logger: logger
+        )
+        for row in rows {
+            return try row.decode(Int64?.self).map { UTCTimestamp(millisecondsSince1970: $0) }
+        }
+        return nil
     }
 
     static func upsertContactRecords(
@@ -146,7 +199,7 @@ public struct IngestWriter: Sendable {
                 longest_hold_s, routing_profile, dialed_number, customer_number, store_id, attributes, raw,
                 last_update_ts, source_partition, source_offset, versions_seen, agent_connection_attempts,
                 transfer_completed_ts, transferred_to_endpoint, agent_hierarchy_level1, agent_hierarchy_level2,
-                agent_hierarchy_level3, agent_hierarchy_level4, agent_hierarchy_level5)
+                agent_hierarchy_level3, agent_hierarchy_level4, agent_hierarchy_level5, initiation_month)
             SELECT * FROM unnest(
                 \(c.contactID), \(c.initialContactID), \(c.previousContactID), \(c.nextContactID), \(c.channel),
                 \(c.initiationMethod), \(c.initiation), \(c.connectedToSystem), \(c.disconnect), \(c.disconnectReason),
@@ -156,8 +209,8 @@ public struct IngestWriter: Sendable {
                 \(c.customerNumber), \(c.storeID), \(c.attributes), \(c.raw), \(c.lastUpdate), \(c.partition),
                 \(c.offset), \(c.copies), \(c.agentConnectionAttempts), \(c.transferCompleted),
                 \(c.transferredToEndpoint), \(c.hierarchyLevel1), \(c.hierarchyLevel2), \(c.hierarchyLevel3),
-                \(c.hierarchyLevel4), \(c.hierarchyLevel5))
-            ON CONFLICT (contact_id) DO UPDATE SET
+                \(c.hierarchyLevel4), \(c.hierarchyLevel5), \(c.initiationMonth))
+            ON CONFLICT (contact_id, initiation_month) DO UPDATE SET
                 initial_contact_id = EXCLUDED.initial_contact_id, previous_contact_id = EXCLUDED.previous_contact_id,
                 next_contact_id = EXCLUDED.next_contact_id, channel = EXCLUDED.channel,
                 initiation_method = EXCLUDED.initiation_method, initiation_ts = EXCLUDED.initiation_ts,
@@ -199,17 +252,19 @@ public struct IngestWriter: Sendable {
         }
         // Copies that lost to a newer stored copy still count as versions seen.
         var outdatedIDs = ArrayColumn<String>()
+        var outdatedMonths = ArrayColumn<UTCTimestamp>()
         var outdatedCopies = ArrayColumn<Int32>()
         for sourced in records where !written.contains(sourced.value.contactId) {
             outdatedIDs.append(sourced.value.contactId)
+            outdatedMonths.append(sourced.value.partitionMonth)
             outdatedCopies.append(Int32(batch.contactRecordCopies[sourced.value.contactId] ?? 1))
         }
         if outdatedIDs.count > 0 {
             try await Transaction.statement(
                 """
                 UPDATE contact_record AS r SET versions_seen = r.versions_seen + v.copies
-                FROM unnest(\(outdatedIDs), \(outdatedCopies)) AS v(contact_id, copies)
-                WHERE r.contact_id = v.contact_id
+                FROM unnest(\(outdatedIDs), \(outdatedMonths), \(outdatedCopies)) AS v(contact_id, initiation_month, copies)
+                WHERE r.contact_id = v.contact_id AND r.initiation_month = v.initiation_month
                 """,
                 on: connection,
                 logger: logger
@@ -272,7 +327,7 @@ public struct IngestWriter: Sendable {
                 SELECT * FROM unnest(\(eventID), \(agentARN), \(eventType), \(eventTime), \(username), \(statusName),
                     \(statusType), \(statusStart), \(activity), \(contactCount), \(routingProfile), \(raw), \(partition),
                     \(offset), \(contactState))
-                ON CONFLICT (event_id) DO NOTHING
+                ON CONFLICT (event_id, event_ts) DO NOTHING
                 RETURNING agent_arn, event_ts
             )
             SELECT agent_arn, min(event_ts), max(event_ts), count(*) FROM inserted GROUP BY agent_arn
@@ -335,7 +390,7 @@ public struct IngestWriter: Sendable {
                 queue_arn, agent_arn, raw, source_partition, source_offset)
             SELECT * FROM unnest(\(eventID), \(contactID), \(eventType), \(eventTime), \(channel), \(initiationMethod),
                 \(queueARN), \(agentARN), \(raw), \(partition), \(offset))
-            ON CONFLICT (event_id) DO NOTHING
+            ON CONFLICT (event_id, event_ts) DO NOTHING
             RETURNING 1
             """,
             on: connection,

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The raw tables' monthly partitions and their retention (migration 10,
+/// ``SwitchboardSchema/rawPartitions``).
+public struct RawRetentionStore: Sendable {
+    /// A partition that retention drops (or would drop).
+    public struct DroppedPartition: Sendable, Hashable {
+        /// Its table's name (`contact_record_y2025m10`).
+        public var name: String
+        /// The end of its range (exclusive): the start of the next month.
+        public var rangeEnd: Date
+    }
+
+    /// A partition of a raw table.
+    public struct Partition: Sendable, Hashable {
+        /// The partitioned table.
+        public var table: String
+        /// The partition's table name.
+        public var name: String
+        /// Its range, `nil` for the default partition.
+        public var range: Range<Date>?
+        /// Its rows (PostgreSQL's estimate until it was analyzed).
+        public var estimatedRows: Int
+    }
+
+    private let client: PostgresClient
+    private let logger: Logger
+
+    /// Creates a store over `client`.
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Moves the retention horizon to the start of the UTC month `keepMonths` before the current
+    /// one and drops the raw partitions that end at or before it, in one transaction. Rollups
+    /// keep every period; the ingest refuses rows before the horizon from then on.
+    ///
+    /// - Parameter dryRun: Only list the partitions it would drop.
+    /// - Returns: The partitions dropped (or that would be).
+    public func apply(keepMonths: Int, dryRun: Bool) async throws -> [DroppedPartition] {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                "SELECT partition_name, range_end FROM raw_retention_apply(\(keepMonths)::integer, \(dryRun))",
+                logger: logger)
+            var dropped: [DroppedPartition] = []
+            for try await (name, end) in rows.decode((String, Date).self) {
+                dropped.append(DroppedPartition(name: name, rangeEnd: end))
+            }
+            return dropped
+        }
+    }
+
+    /// The retention horizon: raw rows before it were dropped. `nil` when nothing was.
+    public func horizon() async throws -> Date? {
+        let rows = try await client.query(
+            "SELECT CASE WHEN horizon = '-infinity' THEN NULL ELSE horizon END FROM raw_retention", logger: logger)
+        for try await horizon in rows.decode(Date?.self) { return horizon }
+        return nil
+    }
+
+    /// Creates the partitions of `months`, of the current month and of `ahead` months after it
+    /// (moving rows out of the default partitions). - Returns: How many were created.
+    @discardableResult
+    public func ensurePartitions(months: [Date] = [], ahead: Int = 2) async throws -> Int {
+        let rows = try await client.query(
+            "SELECT raw_partitions_ensure(\(months)::timestamptz[], \(ahead)::integer)", logger: logger)
+        for try await created in rows.decode(Int.self) { return created }
+        return 0
+    }
+
+    /// Every partition of the raw tables, oldest first per table.
+    public func partitions() async throws -> [Partition] {
+        let rows = try await client.query(
+            """
+            SELECT t.table_name, c.relname,
+                   substring(pg_get_expr(c.relpartbound, c.oid) FROM 'FROM \\(''([^'']+)''\\)')::timestamptz,
+                   substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \\(''([^'']+)''\\)')::timestamptz,
+                   greatest(c.reltuples, 0)::int8
+            FROM raw_partitioned_tables() t
+            JOIN pg_inherits i ON i.inhparent = t.table_name::regclass
+            JOIN pg_class c ON c.oid = i.inhrelid
+            ORDER BY 1, 3 NULLS LAST
+            """,
+            logger: logger
+        )
+        var partitions: [Partition] = []
+        for try await (table, name, from, to, count) in rows.decode((String, String, Date?, Date?, Int64).self) {
+            let range = from.flatMap { from in to.map { from..<$0 } }
+            partitions.append(Partition(table: table, name: name, range: range, estimatedRows: Int(count)))
+        }
+        return partitions
+    }
+}
