@@ -30,6 +30,11 @@ struct IngestMetrics: Sendable {
             Counter(label: "switchboard_ingest_dead_letters_total", dimensions: [("reason", letter.reason.kind)])
                 .increment()
         }
+        // Refused by the writer, inside the transaction (IngestBatch.refuseRows(before:)).
+        if summary.rowsBeforeRetention > 0 {
+            Counter(label: "switchboard_ingest_dead_letters_total", dimensions: [("reason", "before_retention")])
+                .increment(by: summary.rowsBeforeRetention)
+        }
         batchDuration.record(duration: duration)
     }
 }
