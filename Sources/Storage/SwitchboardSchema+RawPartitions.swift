@@ -20,7 +20,7 @@ extension SwitchboardSchema {
     ///   the horizon to the start of the UTC month `keep_months` before the current one and drops
     ///   every partition that ends at or before it. The rollups are not touched: they outlive
     ///   the raw rows.
-    /// - `raw_write_horizon()`: writers call it first in their transaction. It holds the horizon
+    /// - `ingest_write_begin()`: writers call it first in their transaction. It holds the horizon
     ///   lock shared until commit (retention holds it exclusively, so a drop waits for the writes
     ///   in flight, and later writes see the new horizon). Rows older than the horizon would
     ///   change rollups that can no longer be recomputed (a replaced version whose old row is
@@ -57,14 +57,56 @@ extension SwitchboardSchema {
             CREATE FUNCTION raw_horizon() RETURNS timestamptz LANGUAGE sql STABLE AS
             $$ SELECT horizon FROM raw_retention $$
             """,
-            // 0x53574248, "SWBH" in ASCII.
             """
-            CREATE FUNCTION raw_write_horizon() RETURNS timestamptz LANGUAGE sql AS
-            $$ SELECT pg_advisory_xact_lock_shared(1398227528); SELECT horizon FROM raw_retention $$
+            CREATE OR REPLACE FUNCTION rollup_ensure_stash() RETURNS void LANGUAGE plpgsql AS $$
+            BEGIN
+                IF to_regclass('pg_temp.rollup_replaced_contact') IS NULL THEN
+                    CREATE TEMP TABLE rollup_replaced_contact (
+                        contact_id text PRIMARY KEY, initial_contact_id text, next_contact_id text,
+                        initiation_method text, initiation_ts timestamptz, disconnect_ts timestamptz,
+                        disconnect_reason text, store_id text, queue_arn text, queue_name text, enqueue_ts timestamptz,
+                        dequeue_ts timestamptz, queue_duration_s integer, connected_to_agent_ts timestamptz,
+                        agent_interaction_s integer, customer_hold_s integer, acw_s integer,
+                        agent_connection_attempts integer, transfer_completed_ts timestamptz
+                    ) ON COMMIT DELETE ROWS;
+                END IF;
+                IF to_regclass('pg_temp.rollup_written_contact') IS NOT NULL THEN
+                    CREATE TEMP TABLE rollup_written_contact (LIKE pg_temp.rollup_replaced_contact) ON COMMIT DELETE ROWS;
+                END IF;
+            END
+            $$
             """,
             """
-            COMMENT ON FUNCTION raw_write_horizon() IS
-            'The retention horizon, with the horizon lock held shared until commit: writers call it before writing raw rows and refuse rows before it.'
+            CREATE FUNCTION contact_record_stash_written() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                -- Only in the ingest's sessions (ingest_write_begin() made the stash): bulk SQL pays nothing.
+                IF to_regclass('pg_temp.rollup_written_contact') IS NOT NULL THEN
+                    INSERT INTO pg_temp.rollup_written_contact
+                    SELECT \(rollupContactColumns.joined(separator: ", ")) FROM written;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            // 0x53574248, "SWBH" in ASCII.
+            """
+            CREATE FUNCTION ingest_write_begin() RETURNS timestamptz LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_advisory_xact_lock_shared(1398227528);
+                PERFORM rollup_ensure_stash();
+                RETURN (SELECT horizon FROM raw_retention);
+            END
+            $$
+            """,
+            """
+            COMMENT ON FUNCTION ingest_write_begin() IS
+            'Called first in every ingest transaction: holds the retention horizon''s lock shared until commit, readies the rollups'' stashes of replaced and written contacts, and returns the horizon (rows before it are refused).'
+            """,
+            "DROP FUNCTION rollup_apply_contacts(text[])",
+            coveredUpkeep("CREATE FUNCTION", written: .stashed),
+            """
+            COMMENT ON FUNCTION rollup_apply_written() IS
+            'Applies the contacts this transaction wrote (stashed by the triggers on contact_record: inserted, or replaced by a newer version) to queue_interval_rollup and store_day_rollup. Called by the ingest writer after its upsert.'
             """,
             """
             CREATE FUNCTION raw_partition_create(p_table text, p_key text, p_month timestamptz) RETURNS boolean
@@ -239,6 +281,27 @@ extension SwitchboardSchema {
             "ALTER TABLE contact_event ADD PRIMARY KEY (event_id, event_ts)",
             "CREATE INDEX contact_event_contact ON contact_event (contact_id, event_ts)",
             "CREATE INDEX contact_event_ts ON contact_event (event_ts)",
-        ] + replacedVersionTrigger + ["SELECT raw_partitions_ensure()"]
+        ] + replacedVersionTrigger + writtenTriggers + ["SELECT raw_partitions_ensure()"]
     )
+
+    /// The statement triggers that stash the rows the ingest's upsert writes, for
+    /// `rollup_apply_written()`: one per event (a trigger with transition tables has one).
+    static let writtenTriggers = [
+        """
+        CREATE TRIGGER contact_record_rollup_inserted
+        AFTER INSERT ON contact_record
+        REFERENCING NEW TABLE AS written
+        FOR EACH STATEMENT EXECUTE FUNCTION contact_record_stash_written()
+        """,
+        """
+        CREATE TRIGGER contact_record_rollup_updated
+        AFTER UPDATE ON contact_record
+        REFERENCING NEW TABLE AS written
+        FOR EACH STATEMENT EXECUTE FUNCTION contact_record_stash_written()
+        """,
+        """
+        COMMENT ON TRIGGER contact_record_rollup_inserted ON contact_record IS
+        'Keeps the rows the ingest writes (in its sessions only), for rollup_apply_written to add their contributions to the rollups without reading them back.'
+        """,
+    ]
 }

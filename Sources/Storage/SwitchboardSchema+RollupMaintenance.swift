@@ -9,8 +9,9 @@ extension SwitchboardSchema {
 
     /// The rollups' upkeep in the writer's transaction.
     ///
-    /// The writer upserts the rows, then calls `rollup_apply_contacts(written ids)` and
-    /// `rollup_apply_agents(agents, first, last event time)`. Both first take a transaction-scoped
+    /// The writer upserts the rows, then calls `rollup_apply_contacts(written ids)` (since
+    /// migration 10 `rollup_apply_written()`, which reads the written rows from a stash the
+    /// statement triggers fill) and `rollup_apply_agents(agents, first, last event time)`. Both first take a transaction-scoped
     /// advisory lock, so the rollup work of concurrent transactions (two lanes, an import, a
     /// zombie) runs one at a time, each seeing everything committed before it: a contact and its
     /// next contact written by two lanes at once are both classified with each other.
@@ -171,15 +172,46 @@ extension SwitchboardSchema {
             """,
         storeDelta: storeDelta)
 
+    /// Where the text of ``applyContactsFunction(_:previousJoins:queueWrite:storeDelta:written:)``
+    /// finds the contacts the batch wrote.
+    struct WrittenContacts {
+        /// The function's name and parameters.
+        var signature: String
+        /// The query of the `batch` CTE: the written contacts' ids.
+        var batch: String
+        /// The `FROM` of the written rows, as `r`.
+        var rows: String
+        /// The statements that empty the stashes at the end.
+        var cleanup: String
+
+        /// Migrations 7–9, `rollup_apply_contacts(ids)`: each written contact read back by key.
+        static let readBack = WrittenContacts(
+            signature: "rollup_apply_contacts(p_ids text[])",
+            batch: "SELECT DISTINCT id AS contact_id FROM unnest(p_ids) AS id",
+            rows: "FROM batch b\n        JOIN contact_record r ON r.contact_id = b.contact_id",
+            cleanup: "DELETE FROM pg_temp.rollup_replaced_contact;"
+        )
+
+        /// Migration 10, `rollup_apply_written()`: the rows the statement triggers stashed as the
+        /// upsert wrote them (the key alone, `contact_id`, would probe every monthly partition).
+        static let stashed = WrittenContacts(
+            signature: "rollup_apply_written()",
+            batch: "SELECT DISTINCT contact_id FROM pg_temp.rollup_written_contact",
+            rows: "FROM pg_temp.rollup_written_contact r",
+            cleanup: "DELETE FROM pg_temp.rollup_replaced_contact;\n    DELETE FROM pg_temp.rollup_written_contact;"
+        )
+    }
+
     /// The text of `rollup_apply_contacts`, shared by migration 7 (``applyContacts``) and 8
     /// (``applyContactsByKey``), which differ in how they find the previous contacts (the joins
     /// after `FROM batch k`, ending with `pre o`), write the queue buckets (CTEs from
     /// `), queue_…`) and file the store days (CTEs from `), …` to `store_delta`).
     static func applyContactsFunction(
-        _ create: String, previousJoins: String, queueWrite: String, storeDelta: String
+        _ create: String, previousJoins: String, queueWrite: String, storeDelta: String,
+        written: WrittenContacts = .readBack
     ) -> String {
         """
-        \(create) rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE plpgsql
+        \(create) \(written.signature) RETURNS void LANGUAGE plpgsql
         SET plan_cache_mode = force_custom_plan SET jit = off AS $fn$
         DECLARE
             -- Read once: a SQL function with a subquery runs per row, not inlined.
@@ -189,7 +221,7 @@ extension SwitchboardSchema {
             PERFORM rollup_lock();
             PERFORM rollup_ensure_stash();
             WITH batch AS MATERIALIZED (
-                SELECT DISTINCT id AS contact_id FROM unnest(p_ids) AS id
+                \(written.batch)
             ), pre AS MATERIALIZED (
                 SELECT p.* FROM pg_temp.rollup_replaced_contact p JOIN batch b USING (contact_id)
             ), previous AS MATERIALIZED (
@@ -203,8 +235,7 @@ extension SwitchboardSchema {
             ), side AS (
                 SELECT 1 AS sign, \(rollupContactColumns.map { "r.\($0)" }.joined(separator: ", ")),
                        n.initiation_method AS next_initiation_method
-                FROM batch b
-                JOIN contact_record r ON r.contact_id = b.contact_id
+                \(written.rows)
                 LEFT JOIN contact_record n ON n.contact_id = r.next_contact_id
                 UNION ALL
                 SELECT -1, \(rollupContactColumns.map { "p.\($0)" }.joined(separator: ", ")),
@@ -255,7 +286,7 @@ extension SwitchboardSchema {
             ) AS m
             WHERE t.max_stale AND t.queue = m.queue AND t.interval_start = m.interval_start;
 
-            DELETE FROM pg_temp.rollup_replaced_contact;
+            \(written.cleanup)
         END
         $fn$
         """

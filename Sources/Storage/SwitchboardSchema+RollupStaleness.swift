@@ -22,28 +22,33 @@ extension SwitchboardSchema {
         statements: [applyContactsCovered]
     )
 
-    static let applyContactsCovered = applyContactsFunction(
-        "CREATE OR REPLACE FUNCTION",
-        previousJoins: previousJoinsByKey,
-        queueWrite: queueUpsert(
-            stale: """
-                               -- A removal no addition covers may have been the bucket's maximum (or greatest name).
-                               CASE WHEN u.max_s IS NULL AND u.name IS NULL THEN false
-                                    WHEN e.present IS NULL THEN true
-                                    ELSE coalesce(u.max_s >= e.max_queued_s, false) OR coalesce(u.name >= e.queue_name, false)
-                               END
-                """,
-            lookups: """
-                        CROSS JOIN LATERAL (
-                            SELECT CASE WHEN d.added_max >= d.removed_max THEN NULL ELSE d.removed_max END AS max_s,
-                                   CASE WHEN d.added_name >= d.removed_name THEN NULL ELSE d.removed_name END AS name
-                        ) AS u
-                        LEFT JOIN LATERAL (
-                            -- Read only for uncovered removals: a one-time filter skips the probe.
-                            SELECT true AS present, x.max_queued_s, x.queue_name FROM queue_interval_rollup x
-                            WHERE (u.max_s IS NOT NULL OR u.name IS NOT NULL)
-                              AND x.queue = d.queue AND x.interval_start = d.interval_start OFFSET 0
-                        ) AS e ON true
-                """),
-        storeDelta: storeDeltaByKey)
+    static let applyContactsCovered = coveredUpkeep("CREATE OR REPLACE FUNCTION")
+
+    /// Migration 9's upkeep, finding the written contacts as `written` says (migration 10: stashed).
+    static func coveredUpkeep(_ create: String, written: WrittenContacts = .readBack) -> String {
+        applyContactsFunction(
+            create,
+            previousJoins: previousJoinsByKey,
+            queueWrite: queueUpsert(
+                stale: """
+                                   -- A removal no addition covers may have been the bucket's maximum (or greatest name).
+                                   CASE WHEN u.max_s IS NULL AND u.name IS NULL THEN false
+                                        WHEN e.present IS NULL THEN true
+                                        ELSE coalesce(u.max_s >= e.max_queued_s, false) OR coalesce(u.name >= e.queue_name, false)
+                                   END
+                    """,
+                lookups: """
+                            CROSS JOIN LATERAL (
+                                SELECT CASE WHEN d.added_max >= d.removed_max THEN NULL ELSE d.removed_max END AS max_s,
+                                       CASE WHEN d.added_name >= d.removed_name THEN NULL ELSE d.removed_name END AS name
+                            ) AS u
+                            LEFT JOIN LATERAL (
+                                -- Read only for uncovered removals: a one-time filter skips the probe.
+                                SELECT true AS present, x.max_queued_s, x.queue_name FROM queue_interval_rollup x
+                                WHERE (u.max_s IS NOT NULL OR u.name IS NOT NULL)
+                                  AND x.queue = d.queue AND x.interval_start = d.interval_start OFFSET 0
+                            ) AS e ON true
+                    """),
+            storeDelta: storeDeltaByKey, written: written)
+    }
 }

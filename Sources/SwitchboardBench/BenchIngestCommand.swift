@@ -337,12 +337,14 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
     }
 
-    /// Replaces the rollups' upkeep functions with no-ops and drops their trigger, then checkpoints.
+    /// Replaces the rollups' upkeep functions with no-ops and drops their triggers, then checkpoints.
     static let disableRollups = """
-        CREATE OR REPLACE FUNCTION rollup_apply_contacts(p_ids text[]) RETURNS void LANGUAGE sql AS $$ SELECT $$;
+        CREATE OR REPLACE FUNCTION rollup_apply_written() RETURNS void LANGUAGE sql AS $$ SELECT $$;
         CREATE OR REPLACE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
             RETURNS void LANGUAGE sql AS $$ SELECT $$;
         DROP TRIGGER contact_record_rollup_replaced ON contact_record;
+        DROP TRIGGER contact_record_rollup_inserted ON contact_record;
+        DROP TRIGGER contact_record_rollup_updated ON contact_record;
         CHECKPOINT;
         """
 

@@ -157,13 +157,13 @@ public struct IngestWriter: Sendable {
         return summary
     }
 
-    /// The retention horizon (`raw_write_horizon()`, which holds its lock shared until commit),
+    /// The retention horizon (`ingest_write_begin()`, which holds its lock shared until commit),
     /// or `nil` when nothing was ever dropped.
     static func retentionHorizon(on connection: PostgresConnection, logger: Logger) async throws -> UTCTimestamp? {
         let rows = try await Transaction.statement(
             """
             SELECT CASE WHEN h = '-infinity' THEN NULL ELSE (extract(epoch FROM h) * 1000)::int8 END
-            FROM raw_write_horizon() AS h
+            FROM ingest_write_begin() AS h
             """,
             on: connection,
             logger: logger
@@ -245,10 +245,10 @@ public struct IngestWriter: Sendable {
         var written: Set<String> = []
         for row in rows { written.insert(try row.decode(String.self)) }
         if !written.isEmpty {
-            // The rollups join the rows' transaction (SwitchboardSchema.rollupMaintenance).
-            let ids = Array(written)
-            try await Transaction.statement(
-                "SELECT rollup_apply_contacts(\(ids))", on: connection, logger: logger)
+            // The rollups join the rows' transaction (SwitchboardSchema.rollupMaintenance): the
+            // triggers stashed the written rows, so nothing is read back (migration 10). Before
+            // the update of versions_seen below, whose rows are not new versions.
+            try await Transaction.statement("SELECT rollup_apply_written()", on: connection, logger: logger)
         }
         // Copies that lost to a newer stored copy still count as versions seen.
         var outdatedIDs = ArrayColumn<String>()
