@@ -70,7 +70,7 @@ extension SwitchboardSchema {
                         agent_connection_attempts integer, transfer_completed_ts timestamptz
                     ) ON COMMIT DELETE ROWS;
                 END IF;
-                IF to_regclass('pg_temp.rollup_written_contact') IS NOT NULL THEN
+                IF to_regclass('pg_temp.rollup_written_contact') IS NULL THEN
                     CREATE TEMP TABLE rollup_written_contact (LIKE pg_temp.rollup_replaced_contact) ON COMMIT DELETE ROWS;
                 END IF;
             END
