@@ -298,6 +298,44 @@ struct RawRetentionTests {
         }
     }
 
+    @Test("retention waits for a write that has read the horizon, and the next write sees the new one")
+    func retentionWaitsForWriters() async throws {
+        try await IngestWriterTests.migrated("raw_retention_lock") { client in
+            let store = RawRetentionStore(client: client, logger: TestDatabase.logger)
+            let (commit, release) = AsyncStream.makeStream(of: Void.self)
+            let (begun, began) = AsyncStream.makeStream(of: Void.self)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // A writer's transaction, between reading the horizon and committing.
+                group.addTask {
+                    try await client.withTransaction(logger: TestDatabase.logger) { connection in
+                        _ = try await connection.query("SELECT ingest_write_begin()", logger: TestDatabase.logger)
+                        began.yield()
+                        for await _ in commit { break }
+                    }
+                }
+                for await _ in begun { break }
+                group.addTask { _ = try await store.apply(keepMonths: 13, dryRun: false) }
+                // Retention waits on the horizon lock (polled: the wait is a state, not a time).
+                // Until it waits, or (the defect) has moved the horizon without waiting.
+                var waiting = 0
+                var moved = false
+                while waiting == 0 && !moved {
+                    waiting = try await Self.count(
+                        client,
+                        "SELECT count(*)::int8 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                            + "AND objid = 1398227528")
+                    moved = try await store.horizon() != nil
+                }
+                #expect(waiting == 1, "retention waits for the write in flight")
+                #expect(!moved, "nothing moved while the write is in flight")
+                release.yield()
+                release.finish()
+                try await group.waitForAll()
+            }
+            #expect(try await store.horizon().map { UTCTimestamp($0) } == Self.month(13, day: 1, hour: 0))
+        }
+    }
+
     /// Whether a rollup row (as text) is of a period before `horizon`: its first timestamp or date.
     static func isBefore(_ row: String, _ horizon: UTCTimestamp) -> Bool {
         let civil = CivilDays.civil(dayNumber: Int(horizon.millisecondsSince1970 / 86_400_000))
