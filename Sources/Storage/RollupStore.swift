@@ -54,6 +54,7 @@ public struct RollupStore: Sendable {
                     rollup_instant(\(to)))
                 """, logger: logger)
             for try await _ in rows {}
+            try await connection.query("SELECT agent_latest_rebuild()", logger: logger)
             let counts = try await connection.query(
                 """
                 WITH bounds AS (
