@@ -348,7 +348,8 @@ public struct IngestWriter: Sendable {
         }
         if !agents.isEmpty {
             try await Transaction.statement(
-                "SELECT rollup_apply_agents(\(agents), \(first), \(last)), agent_latest_apply(\(agents), \(last))", on: connection, logger: logger)
+                "SELECT rollup_apply_agents(\(agents), \(first), \(last)), agent_latest_apply(\(agents), \(last))",
+                on: connection, logger: logger)
         }
         return count
     }
