@@ -9,7 +9,12 @@ import Storage
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import CTR files (NDJSON or concatenated JSON, optionally gzip) into PostgreSQL."
+        abstract: "Import CTR files (NDJSON or concatenated JSON, optionally gzip) into PostgreSQL.",
+        discussion: "Records go through the stream's write path: the version guard (a newer copy already "
+            + "stored wins), the rollups, and dead_letter for what cannot be decoded. Each month gets its "
+            + "partitions as the import reaches it. Records before the retention horizon (the months "
+            + "`switchboard retention` dropped) go to dead_letter: backfill old history before the first "
+            + "retention run, or with a --keep that covers it; the horizon never moves back."
     )
 
     @Argument(help: "CTR export files.")

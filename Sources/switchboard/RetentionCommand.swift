@@ -9,17 +9,12 @@ struct RetentionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retention",
         abstract: "Drop the raw tables' months older than what to keep (the rollups stay).",
-        discussion: """
-            contact_record, agent_event and contact_event are partitioned by UTC month. This moves the
-            retention horizon to the start of the month that many months before the current one, drops
-            every partition that ends at or before it, and from then on the ingest sends rows before the
-            horizon to the dead-letter table (the rollups of that period could not take them). The
-            horizon never moves back. Run it from cron or a Kubernetes CronJob, e.g. daily.
-
-            Examples:
-              switchboard retention --keep 13mo --dry-run
-              switchboard retention --keep 13mo
-            """
+        discussion: "contact_record, agent_event and contact_event are partitioned by UTC month. This moves "
+            + "the retention horizon to the start of the month that many months before the current one, drops "
+            + "every partition that ends at or before it, and from then on the ingest sends rows before the "
+            + "horizon to the dead-letter table (the rollups of that period could not take them). The rollups "
+            + "keep every month. The horizon never moves back. Run it daily (cron, a Kubernetes CronJob).\n\n"
+            + "Examples:\n  switchboard retention --keep 13mo --dry-run\n  switchboard retention --keep 13mo"
     )
 
     @Option(help: "How many whole UTC months to keep before the current one: 13mo, 2y, or a number of months.")
