@@ -13,18 +13,6 @@ public struct RawRetentionStore: Sendable {
         public var rangeEnd: Date
     }
 
-    /// A partition of a raw table.
-    public struct Partition: Sendable, Hashable {
-        /// The partitioned table.
-        public var table: String
-        /// The partition's table name.
-        public var name: String
-        /// Its range, `nil` for the default partition.
-        public var range: Range<Date>?
-        /// Its rows (PostgreSQL's estimate until it was analyzed).
-        public var estimatedRows: Int
-    }
-
     private let client: PostgresClient
     private let logger: Logger
 
@@ -70,28 +58,5 @@ public struct RawRetentionStore: Sendable {
             "SELECT raw_partitions_ensure(\(months)::timestamptz[], \(ahead)::integer)", logger: logger)
         for try await created in rows.decode(Int.self) { return created }
         return 0
-    }
-
-    /// Every partition of the raw tables, oldest first per table.
-    public func partitions() async throws -> [Partition] {
-        let rows = try await client.query(
-            """
-            SELECT t.table_name, c.relname,
-                   substring(pg_get_expr(c.relpartbound, c.oid) FROM 'FROM \\(''([^'']+)''\\)')::timestamptz,
-                   substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \\(''([^'']+)''\\)')::timestamptz,
-                   greatest(c.reltuples, 0)::int8
-            FROM raw_partitioned_tables() t
-            JOIN pg_inherits i ON i.inhparent = t.table_name::regclass
-            JOIN pg_class c ON c.oid = i.inhrelid
-            ORDER BY 1, 3 NULLS LAST
-            """,
-            logger: logger
-        )
-        var partitions: [Partition] = []
-        for try await (table, name, from, to, count) in rows.decode((String, String, Date?, Date?, Int64).self) {
-            let range = from.flatMap { from in to.map { from..<$0 } }
-            partitions.append(Partition(table: table, name: name, range: range, estimatedRows: Int(count)))
-        }
-        return partitions
     }
 }

@@ -57,25 +57,7 @@ extension SwitchboardSchema {
             CREATE FUNCTION raw_horizon() RETURNS timestamptz LANGUAGE sql STABLE AS
             $$ SELECT horizon FROM raw_retention $$
             """,
-            """
-            CREATE OR REPLACE FUNCTION rollup_ensure_stash() RETURNS void LANGUAGE plpgsql AS $$
-            BEGIN
-                IF to_regclass('pg_temp.rollup_replaced_contact') IS NULL THEN
-                    CREATE TEMP TABLE rollup_replaced_contact (
-                        contact_id text PRIMARY KEY, initial_contact_id text, next_contact_id text,
-                        initiation_method text, initiation_ts timestamptz, disconnect_ts timestamptz,
-                        disconnect_reason text, store_id text, queue_arn text, queue_name text, enqueue_ts timestamptz,
-                        dequeue_ts timestamptz, queue_duration_s integer, connected_to_agent_ts timestamptz,
-                        agent_interaction_s integer, customer_hold_s integer, acw_s integer,
-                        agent_connection_attempts integer, transfer_completed_ts timestamptz
-                    ) ON COMMIT DELETE ROWS;
-                END IF;
-                IF to_regclass('pg_temp.rollup_written_contact') IS NULL THEN
-                    CREATE TEMP TABLE rollup_written_contact (LIKE pg_temp.rollup_replaced_contact) ON COMMIT DELETE ROWS;
-                END IF;
-            END
-            $$
-            """,
+            ensureStashes,
             """
             CREATE FUNCTION contact_record_stash_written() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -367,38 +349,51 @@ extension SwitchboardSchema {
         agentStatusIntervalFromLatest,
     ]
 
+    /// Migration 7's `rollup_ensure_stash()`, also creating the stash of written rows (of the
+    /// same columns) that the triggers of ``writtenTriggers`` fill.
+    static let ensureStashes = replacing(
+        in: ensureReplacedStash,
+        [
+            ("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION"),
+            (
+                "    END IF;\nEND\n",
+                """
+                    END IF;
+                    IF to_regclass('pg_temp.rollup_written_contact') IS NULL THEN
+                        CREATE TEMP TABLE rollup_written_contact (LIKE pg_temp.rollup_replaced_contact) ON COMMIT DELETE ROWS;
+                    END IF;
+                END
+
+                """
+            ),
+        ])
+
     /// Migration 6's `agent_status_interval` over the rollup (``rollupViews``), its open segments
-    /// taken from `agent_latest_event`: the same rows (`switchboard rollup check` compares).
-    static let agentStatusIntervalFromLatest: String = {
-        guard let original = rollupViews.first(where: { $0.hasPrefix("CREATE VIEW agent_status_interval AS") }) else {
-            preconditionFailure("rollupViews defines agent_status_interval")
+    /// taken from `agent_latest_event`, which holds only each agent's latest event (so the test
+    /// for a later event goes): the same rows (`switchboard rollup check` compares).
+    static let agentStatusIntervalFromLatest = replacing(
+        in: rollupViews.first { $0.hasPrefix("CREATE VIEW agent_status_interval AS") } ?? "",
+        [
+            ("CREATE VIEW", "CREATE OR REPLACE VIEW"),
+            ("    FROM agent_event e\n", "    FROM agent_latest_event e\n"),
+            (
+                """
+
+                      AND NOT EXISTS (
+                          SELECT 1 FROM agent_event n
+                          WHERE n.agent_arn = e.agent_arn AND n.event_ts >= e.event_ts
+                            AND (n.event_ts, n.event_id) > (e.event_ts, e.event_id))
+                """,
+                ""
+            ),
+        ])
+
+    /// `text` with each `(old, new)` replaced once; every `old` must be there exactly once.
+    private static func replacing(in text: String, _ replacements: [(String, String)]) -> String {
+        replacements.reduce(text) { text, replacement in
+            let (old, new) = replacement
+            precondition(text.components(separatedBy: old).count == 2, "the original holds \(old) once")
+            return text.replacingOccurrences(of: old, with: new)
         }
-        let recentEvents = """
-                FROM agent_event e
-                CROSS JOIN LATERAL (SELECT greatest(e.event_ts, now()) AS cut) AS c
-                CROSS JOIN LATERAL generate_series(
-                    rollup_interval(c.cut), e.event_ts + interval '10 minutes' - interval '1 microsecond',
-                    interval '15 minutes'
-                ) AS i(interval_start)
-                WHERE e.event_ts > now() - interval '10 minutes'
-                  AND NOT EXISTS (
-                      SELECT 1 FROM agent_event n
-                      WHERE n.agent_arn = e.agent_arn AND n.event_ts >= e.event_ts
-                        AND (n.event_ts, n.event_id) > (e.event_ts, e.event_id))
-            """
-        let latestEvents = """
-                FROM agent_latest_event e
-                CROSS JOIN LATERAL (SELECT greatest(e.event_ts, now()) AS cut) AS c
-                CROSS JOIN LATERAL generate_series(
-                    rollup_interval(c.cut), e.event_ts + interval '10 minutes' - interval '1 microsecond',
-                    interval '15 minutes'
-                ) AS i(interval_start)
-                WHERE e.event_ts > now() - interval '10 minutes'
-            """
-        precondition(original.contains(recentEvents), "agent_status_interval reads the recent events as expected")
-        return
-            original
-            .replacingOccurrences(of: "CREATE VIEW", with: "CREATE OR REPLACE VIEW")
-            .replacingOccurrences(of: recentEvents, with: latestEvents)
-    }()
+    }
 }

@@ -55,22 +55,7 @@ extension SwitchboardSchema {
             COMMENT ON FUNCTION agent_event_activity(text, text, text) IS
             'The activity of agent_activity_segment (Connect''s Agent Activity precedence) from an event''s type, contact_state and status_type.'
             """,
-            """
-            CREATE FUNCTION rollup_ensure_stash() RETURNS void LANGUAGE plpgsql AS $$
-            BEGIN
-                IF to_regclass('pg_temp.rollup_replaced_contact') IS NULL THEN
-                    CREATE TEMP TABLE rollup_replaced_contact (
-                        contact_id text PRIMARY KEY, initial_contact_id text, next_contact_id text,
-                        initiation_method text, initiation_ts timestamptz, disconnect_ts timestamptz,
-                        disconnect_reason text, store_id text, queue_arn text, queue_name text, enqueue_ts timestamptz,
-                        dequeue_ts timestamptz, queue_duration_s integer, connected_to_agent_ts timestamptz,
-                        agent_interaction_s integer, customer_hold_s integer, acw_s integer,
-                        agent_connection_attempts integer, transfer_completed_ts timestamptz
-                    ) ON COMMIT DELETE ROWS;
-                END IF;
-            END
-            $$
-            """,
+            ensureReplacedStash,
             """
             CREATE FUNCTION contact_record_stash_replaced() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -118,6 +103,26 @@ extension SwitchboardSchema {
             'Recomputes the agent rollups of each agent from the interval of its first new event (p_first) to 10 minutes after its last (p_last). Called by the ingest writer after inserting events.'
             """,
         ]
+
+    /// `rollup_ensure_stash()`: the session's temporary table of replaced versions, created on
+    /// first use (migration 10 adds the written rows' beside it).
+    static let ensureReplacedStash =
+        """
+        CREATE FUNCTION rollup_ensure_stash() RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            IF to_regclass('pg_temp.rollup_replaced_contact') IS NULL THEN
+                CREATE TEMP TABLE rollup_replaced_contact (
+                    contact_id text PRIMARY KEY, initial_contact_id text, next_contact_id text,
+                    initiation_method text, initiation_ts timestamptz, disconnect_ts timestamptz,
+                    disconnect_reason text, store_id text, queue_arn text, queue_name text, enqueue_ts timestamptz,
+                    dequeue_ts timestamptz, queue_duration_s integer, connected_to_agent_ts timestamptz,
+                    agent_interaction_s integer, customer_hold_s integer, acw_s integer,
+                    agent_connection_attempts integer, transfer_completed_ts timestamptz
+                ) ON COMMIT DELETE ROWS;
+            END IF;
+        END
+        $$
+        """
 
     /// The statement trigger that stashes the versions the version guard replaced (re-created on
     /// the partitioned table by migration 10).
