@@ -389,7 +389,7 @@ extension SwitchboardSchema {
         ])
 
     /// `text` with each `(old, new)` replaced once; every `old` must be there exactly once.
-    private static func replacing(in text: String, _ replacements: [(String, String)]) -> String {
+    static func replacing(in text: String, _ replacements: [(String, String)]) -> String {
         replacements.reduce(text) { text, replacement in
             let (old, new) = replacement
             precondition(text.components(separatedBy: old).count == 2, "the original holds \(old) once")

@@ -3,7 +3,7 @@ public enum SwitchboardSchema {
     /// Every migration, in order.
     public static let migrations: [Migration] = [
         offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics, rollups, rollupUpkeep,
-        rollupStaleness, rawPartitions,
+        rollupStaleness, rawPartitions, rollupRoom,
     ]
 
     static let offsets =
