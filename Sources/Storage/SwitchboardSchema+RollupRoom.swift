@@ -16,6 +16,9 @@ extension SwitchboardSchema {
     ///   partition's `next_contact_id` index for all the batch's ids (`= ANY`) instead of one
     ///   probe of every partition per batch contact. 44 → 38 ms with the above; the probes grow
     ///   with the number of partitions (13 months kept and 2 ahead: four times the bench's).
+    /// - **`rollup_interval` by `date_bin`**, the same instants (compared on 190,000 contacts):
+    ///   `extract(epoch …)` is `numeric` since PostgreSQL 14, and its division and `floor` cost
+    ///   0.5 µs per row wherever an interval is computed (the upkeep, the rebuild, the views).
     /// The rows of existing pages keep their old fill until rewritten (`VACUUM FULL` on the two
     /// tables, optional); new buckets, which take nearly all updates, get the room at once.
     static let rollupRoom = Migration(
@@ -24,6 +27,10 @@ extension SwitchboardSchema {
         statements: [
             "ALTER TABLE queue_interval_rollup SET (fillfactor = 40)",
             "ALTER TABLE store_day_rollup SET (fillfactor = 40)",
+            """
+            CREATE OR REPLACE FUNCTION rollup_interval(ts timestamptz) RETURNS timestamptz LANGUAGE sql STABLE AS
+            $$ SELECT date_bin('15 minutes', ts, timestamptz 'epoch') $$
+            """,
             roomyUpkeep,
         ]
     )
