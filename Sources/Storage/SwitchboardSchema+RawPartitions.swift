@@ -387,13 +387,4 @@ extension SwitchboardSchema {
                 ""
             ),
         ])
-
-    /// `text` with each `(old, new)` replaced once; every `old` must be there exactly once.
-    static func replacing(in text: String, _ replacements: [(String, String)]) -> String {
-        replacements.reduce(text) { text, replacement in
-            let (old, new) = replacement
-            precondition(text.components(separatedBy: old).count == 2, "the original holds \(old) once")
-            return text.replacingOccurrences(of: old, with: new)
-        }
-    }
 }

@@ -33,10 +33,10 @@ extension SwitchboardSchema {
     ///   lookups by key), and it ran 1,900-contact batches in 31–32 ms against 36–41 ms planned
     ///   afresh. (Forbidding nested loops as well was tried and dropped: the stale recomputation
     ///   below then hash-joined `contact_outcome`'s next contacts over whole partitions, 188 ms
-    ///   for 3 buckets of 190,000 contacts.) The queue buckets' stale-maximum
-    ///   recomputation, planned every call even with nothing stale (1.9 ms), runs only when a
-    ///   bucket is marked (a probe of its partial index). A 10-contact batch: 5.8 → 1.0 ms;
-    ///   640 contacts across the week: 15.3–15.9 → 12.5–13.5 ms.
+    ///   for 3 buckets of 190,000 contacts.) The queue buckets' stale-maximum recomputation,
+    ///   planned every call even with nothing stale (1.9 ms), runs only when a bucket is marked
+    ///   (a probe of its partial index). A 10-contact batch: 5.8 → 1.0 ms; 640 contacts across
+    ///   the week: 15.3–15.9 → 12.5–13.5 ms.
     /// The rows of existing pages keep their old fill until rewritten (`VACUUM FULL` on the two
     /// tables, optional); new buckets, which take nearly all updates, get the room at once.
     static let rollupRoom = Migration(

@@ -6,6 +6,17 @@ public enum SwitchboardSchema {
         rollupStaleness, rawPartitions, rollupRoom,
     ]
 
+    /// `text` with each `(old, new)` replaced once; every `old` must be there exactly once. A later
+    /// migration derives a function or view from an earlier one's text this way (migrations 10
+    /// and 11) instead of copying it.
+    static func replacing(in text: String, _ replacements: [(String, String)]) -> String {
+        replacements.reduce(text) { text, replacement in
+            let (old, new) = replacement
+            precondition(text.components(separatedBy: old).count == 2, "the original holds \(old) once")
+            return text.replacingOccurrences(of: old, with: new)
+        }
+    }
+
     static let offsets =
         Migration(
             version: 1,

@@ -324,10 +324,10 @@ struct BenchIngestCommand: AsyncParsableCommand {
         return "postgres://\(database.username)@\(database.host):\(database.port)/\(name)"
     }
 
-    /// Readies a migrated database for a timed run: switches the rollups' upkeep off when asked
-    /// (``disableRollups``), and checkpoints either way, so that no run flushes the previous
-    /// one's WAL (the runs alternate: a checkpoint every other run would always fall on the
-    /// same variant).
+    /// Readies a migrated database for a timed run: vacuums every database first (``settle(_:)``),
+    /// switches the rollups' upkeep off when asked (``disableRollups``), and checkpoints either
+    /// way, so that no run flushes the previous one's WAL (the runs alternate: a checkpoint every
+    /// other run would always fall on the same variant).
     static func prepare(_ url: String, withoutRollups: Bool) async throws {
         try await settle(url)
         let sql = withoutRollups ? disableRollups : "CHECKPOINT"
