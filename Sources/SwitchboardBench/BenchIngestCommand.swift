@@ -150,6 +150,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
             "streams: \(streams.map { Int($0.rate) }) rows/s, L: \(limitSeconds.map { Int(Double(distinct) / $0) }) rows/s, streams without the rollups' upkeep: \(bareStreams.map { Int($0.rate) }) rows/s (alternated)"
         )
         print(
+            "transactions writing the \(distinct) contacts: streams \(streams.map(\.transactions)), without the upkeep \(bareStreams.map(\.transactions))"
+        )
+        print(
             String(
                 format:
                     "CPU seconds per 1,000 rows of the fastest stream without the rollups' upkeep: worker %.3f, PostgreSQL %.3f",
@@ -296,9 +299,17 @@ struct BenchIngestCommand: AsyncParsableCommand {
             }
             guard let (startTime, first) = start else { throw ValidationError("the worker ingested nothing") }
             let seconds = (end - startTime).inSeconds
+            // The transactions that wrote the rows (each row keeps the id of the last one that
+            // wrote it; a later version replaces its row, so this can only undercount).
+            var transactions = 0
+            for try await value in try await client.query(
+                "SELECT count(DISTINCT xmin::text)::bigint FROM contact_record", logger: logger
+            ).decode(Int.self) {
+                transactions = value
+            }
             return StreamRun(
                 rate: Double(records - first) / seconds, seconds: seconds,
-                rss: ProcessSpawn.peakRSSMegabytes(of: worker), cpu: cpu)
+                rss: ProcessSpawn.peakRSSMegabytes(of: worker), cpu: cpu, transactions: transactions)
         }
     }
 
@@ -414,6 +425,8 @@ struct StreamRun {
     var rss: Double
     /// CPU seconds over the timed window of the worker, this process (the embedded broker) and PostgreSQL.
     var cpu: (worker: Double, broker: Double, postgres: Double)
+    /// The transactions whose rows are in `contact_record` at the end.
+    var transactions: Int
 
     /// `seconds` of CPU per 1,000 rows of the timed window.
     func perThousandRows(_ seconds: Double) -> Double { seconds / (rate * self.seconds / 1_000) }

@@ -22,7 +22,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Records read per batch (default: SWITCHBOARD_INGEST_BATCH_RECORDS); each lane writes its part in one transaction."
+            "Records read per batch, and the most one transaction writes (default: SWITCHBOARD_INGEST_BATCH_RECORDS)."
     )
     var batchSize: Int?
 

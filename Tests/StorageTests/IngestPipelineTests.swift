@@ -27,8 +27,94 @@ private final class CountingSource: IngestSource {
     }
 }
 
+/// A source of fixed batches; then it ends, and says so.
+private final class ListSource: IngestSource {
+    let batches: Mutex<[[SourceRecord]]>
+    let ended = Mutex(false)
+
+    init(_ batches: [[SourceRecord]]) { self.batches = Mutex(batches) }
+
+    func nextBatch() async throws -> [SourceRecord]? {
+        let next = batches.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if next == nil { ended.withLock { $0 = true } }
+        return next
+    }
+}
+
 @Suite("Ingest pipeline: lanes, the in-flight bound, a source that ends")
 struct IngestPipelineTests {
+    @Test(
+        "batches that queue while a lane writes share its next transaction, up to the per-transaction bound",
+        arguments: [(8_000, 1...2), (300, 4...5)])
+    func queuedBatchesShareATransaction(perTransaction: Int, transactions: ClosedRange<Int>) async throws {
+        try await TestDatabase.withFreshDatabase("merged_\(perTransaction)") { client, database in
+            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            let pipeline = IngestPipeline(
+                configuration: .init(
+                    group: "g", lanes: 1, maximumRecordsInFlight: 10_000,
+                    maximumRecordsPerTransaction: perTransaction),
+                client: client, database: database, logger: TestDatabase.logger)
+            _ = try await pipeline.claim([WriteRecoveryTests.partition])
+            // 20 batches of 50 records; contacts 0–99 come again in the last two batches as
+            // newer versions, which must replace the first ones across the merged batches.
+            var fixtures = TrafficFixtures(seed: 17)
+            var batches: [[SourceRecord]] = []
+            for number in 0..<20 {
+                batches.append(
+                    (0..<50).map { position in
+                        let offset = number * 50 + position
+                        let contact = number >= 18 ? offset - 900 : offset
+                        return SourceRecord(
+                            topic: WriteRecoveryTests.partition.topic, partition: 0, offset: Int64(offset), key: nil,
+                            value: Array(
+                                fixtures.contactRecord(index: contact, version: number >= 18 ? 1 : 0).jsonData()))
+                    })
+            }
+            let source = ListSource(batches)
+            let locker = try await PostgresConnection.connect(
+                configuration: try database.connectionConfiguration(), id: 99, logger: TestDatabase.logger)
+            defer { locker.closeChannel() }
+            try await Transaction.statement("BEGIN", on: locker, logger: TestDatabase.logger)
+            try await Transaction.statement(
+                "LOCK TABLE contact_record IN SHARE MODE", on: locker, logger: TestDatabase.logger)
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await pipeline.run(source: source, isStopping: { false }) }
+                // The source ends only after the pump queued every batch before it: the lane's
+                // first transaction waits for the lock meanwhile, and all the rest is queued.
+                let clock = ContinuousClock()
+                let deadline = clock.now + .seconds(30)
+                while !source.ended.withLock({ $0 }), clock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(source.ended.withLock { $0 })
+                #expect(pipeline.health.batchesWritten == 0)
+                try await Transaction.statement("COMMIT", on: locker, logger: TestDatabase.logger)
+                try await group.next()
+            }
+            // Without merging: 20 transactions. With it: the first (whatever was queued when the
+            // lane woke, at least one batch) and the rest together, or in parts of at most
+            // `perTransaction` records.
+            #expect(
+                transactions.contains(pipeline.health.batchesWritten), "\(pipeline.health.batchesWritten) transactions")
+            let rowsPerTransaction = try await WriteRecoveryTests.count(
+                client, "SELECT max(n)::bigint FROM (SELECT count(*) AS n FROM contact_record GROUP BY xmin::text) t")
+            #expect(rowsPerTransaction <= perTransaction)
+            #expect(try await WriteRecoveryTests.count(client, "SELECT count(*) FROM contact_record") == 900)
+            #expect(
+                try await WriteRecoveryTests.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record")
+                    == 1_000)
+            #expect(
+                try await WriteRecoveryTests.count(
+                    client,
+                    "SELECT count(*) FROM contact_record WHERE versions_seen = 2 AND attributes->>'version' = '1'")
+                    == 100)
+            #expect(try await pipeline.storedOffsets() == [WriteRecoveryTests.partition: 1_000])
+            // Versions of a contact merged into one transaction are one write.
+            #expect((900...1_000).contains(pipeline.totals.contactRecordsWritten))
+        }
+    }
+
     @Test("while writes wait, the source is not asked for more than the in-flight bound; then all is written once")
     func inFlightBound() async throws {
         try await TestDatabase.withFreshDatabase("in_flight") { client, database in

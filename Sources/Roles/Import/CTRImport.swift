@@ -27,7 +27,8 @@ public struct CTRImport: Sendable {
 
     /// - Parameters:
     ///   - settings: Topics, the largest accepted record, and the lanes (`SWITCHBOARD_INGEST_LANES`).
-    ///   - batchSize: Records read per batch (spread over the lanes, one transaction per lane).
+    ///   - batchSize: Records read per batch (spread over the lanes), and the most records of one
+    ///     transaction (a lane that falls behind writes the parts queued for it together).
     ///   - flows: The stores whose business days are rewritten after the import (imported years
     ///     need theirs); `nil` leaves them as they are.
     public init(settings: Settings, batchSize: Int, flows: FlowSet? = nil) {
@@ -59,6 +60,7 @@ public struct CTRImport: Sendable {
                 decoder: IngestDecoder(
                     topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes),
                 maximumRecordsInFlight: batchSize * (lanes + 1),
+                maximumRecordsPerTransaction: batchSize,
                 storesOffsets: false
             ),
             client: client,

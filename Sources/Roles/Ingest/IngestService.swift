@@ -35,7 +35,11 @@ public struct IngestService: Service {
                     topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes),
                 // One batch being written per lane, the next one decoded and queued, one more
                 // being pulled: enough to keep every lane busy, and what bounds the memory.
-                maximumRecordsInFlight: settings.ingestBatchRecords * 2
+                maximumRecordsInFlight: settings.ingestBatchRecords * 2,
+                // A lane that fell behind writes what queued for it in one transaction, up to
+                // half its share of the records in flight: the other half is then being pulled,
+                // decoded and queued while it writes, so it never waits for its next transaction.
+                maximumRecordsPerTransaction: max(1, settings.ingestBatchRecords / settings.ingestLanes)
             ),
             client: client,
             database: database,

@@ -39,6 +39,45 @@ public struct IngestBatch: Sendable {
     /// Whether the batch writes nothing.
     public var isEmpty: Bool { sourceRecordCount == 0 && nextOffsets.isEmpty }
 
+    /// One batch holding `batches`, taken from the source in this order, as if their records
+    /// had been decoded together: per contact the newest copy (the decoder's version guard), its
+    /// copies summed; events de-duplicated by id, the first kept; every dead letter; per
+    /// partition the furthest next offset.
+    ///
+    /// A lane writes the batches that queued while it wrote the previous one in one transaction
+    /// (``IngestPipeline``): the per-transaction costs (offsets, commit, the rollups' upkeep
+    /// call) are then paid once for all of them.
+    public init(merging batches: [IngestBatch]) {
+        guard let first = batches.first else { return }
+        self = first
+        guard batches.count > 1 else { return }
+        var contactIndex: [String: Int] = [:]
+        contactIndex.reserveCapacity(contactRecords.count)
+        for (index, sourced) in contactRecords.enumerated() { contactIndex[sourced.value.contactId] = index }
+        var agentEventIDs = Set(agentEvents.map(\.value.eventId))
+        var contactEventIDs = Set(contactEvents.map(\.value.id))
+        for later in batches.dropFirst() {
+            sourceRecordCount += later.sourceRecordCount
+            nextOffsets.merge(later.nextOffsets, uniquingKeysWith: max)
+            contactRecordCopies.merge(later.contactRecordCopies, uniquingKeysWith: +)
+            deadLetters += later.deadLetters
+            for sourced in later.contactRecords {
+                if let index = contactIndex[sourced.value.contactId] {
+                    if IngestDecoder.isNewer(sourced, than: contactRecords[index]) { contactRecords[index] = sourced }
+                } else {
+                    contactIndex[sourced.value.contactId] = contactRecords.count
+                    contactRecords.append(sourced)
+                }
+            }
+            for sourced in later.agentEvents where agentEventIDs.insert(sourced.value.eventId).inserted {
+                agentEvents.append(sourced)
+            }
+            for sourced in later.contactEvents where contactEventIDs.insert(sourced.value.id).inserted {
+                contactEvents.append(sourced)
+            }
+        }
+    }
+
     /// The UTC months (their first instants) of the rows' partitions: contacts' initiation (see
     /// `ContactTraceRecord.partitionMonth`), events' times.
     public var months: Set<UTCTimestamp> {

@@ -59,6 +59,10 @@ public final class IngestPipeline: Sendable {
         /// being written). The source is not asked for more until writes bring it below: with
         /// the source's own buffer, this bounds the pipeline's memory.
         public var maximumRecordsInFlight: Int
+        /// The most source records one transaction writes. A lane writes every batch queued for
+        /// it while it wrote the previous one in one transaction, up to this many records (a
+        /// single batch larger than this is written whole).
+        public var maximumRecordsPerTransaction: Int
         /// Whether every batch stores its partitions' next offsets under the claims (the Kafka
         /// ingest); `false` for sources without offsets (file imports).
         public var storesOffsets: Bool
@@ -81,6 +85,7 @@ public final class IngestPipeline: Sendable {
             writeTimeout: Duration = .seconds(10),
             stallThreshold: Duration? = nil,
             maximumRecordsInFlight: Int = 16_000,
+            maximumRecordsPerTransaction: Int = 8_000,
             storesOffsets: Bool = true,
             synchronousCommit: Bool = false
         ) {
@@ -91,6 +96,7 @@ public final class IngestPipeline: Sendable {
             self.writeTimeout = writeTimeout
             self.stallThreshold = stallThreshold ?? writeTimeout * 2 + maximumBackoff
             self.maximumRecordsInFlight = max(1, maximumRecordsInFlight)
+            self.maximumRecordsPerTransaction = max(1, maximumRecordsPerTransaction)
             self.storesOffsets = storesOffsets
             self.synchronousCommit = synchronousCommit
         }
@@ -234,7 +240,10 @@ public final class IngestPipeline: Sendable {
     ///
     /// Each lane writes its own queue of batches, one transaction after the other, without
     /// waiting for the other lanes, so every lane's connection stays busy while the records of
-    /// the next batches are pulled and decoded. A partition always hashes onto the same lane, so
+    /// the next batches are pulled and decoded. The batches queued for a lane while it wrote are
+    /// written together in its next transaction (up to ``Configuration/maximumRecordsPerTransaction``
+    /// records): a lane that falls behind writes fewer, larger transactions instead of many small
+    /// ones. A partition always hashes onto the same lane, so
     /// its batches are written strictly in order and its offsets only move forward. At most
     /// ``Configuration/maximumRecordsInFlight`` source records are taken and not yet written.
     /// When stopping, what was taken is written first.
@@ -248,22 +257,29 @@ public final class IngestPipeline: Sendable {
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            var queues: [AsyncStream<LaneWork>.Continuation] = []
+            var queues: [LaneQueue] = []
             for _ in 0..<configuration.lanes {
-                let (queue, input) = AsyncStream<LaneWork>.makeStream()
-                queues.append(input)
+                let queue = LaneQueue()
+                queues.append(queue)
                 group.addTask {
                     defer { wake.yield() }
-                    for await work in queue {
-                        try await self.writeWithRetry(work.batch)
-                        self.written(work)
-                        if self.configuration.storesOffsets { source.committed(work.batch.nextOffsets) }
+                    let limit = self.configuration.maximumRecordsPerTransaction
+                    var wakeups = queue.wakeups.makeAsyncIterator()
+                    while let works = queue.take(maximumRecords: limit) {
+                        if works.isEmpty {
+                            guard await wakeups.next() != nil, !Task.isCancelled else { break }
+                            continue
+                        }
+                        let batch = works.count == 1 ? works[0].batch : IngestBatch(merging: works.map(\.batch))
+                        try await self.writeWithRetry(batch)
+                        for work in works { self.written(work) }
+                        if self.configuration.storesOffsets { source.committed(batch.nextOffsets) }
                         wake.yield()
                     }
                 }
             }
             group.addTask {
-                defer { for input in queues { input.finish() } }
+                defer { for queue in queues { queue.finish() } }
                 try await self.pump(source: source, into: queues, wakeups: wakeups, isStopping: isStopping)
             }
             group.addTask { await self.reportUnwrittenAge() }
@@ -294,7 +310,7 @@ public final class IngestPipeline: Sendable {
     /// ``Configuration/maximumRecordsInFlight`` records are taken and not yet written.
     private func pump(
         source: some IngestSource,
-        into queues: [AsyncStream<LaneWork>.Continuation],
+        into queues: [LaneQueue],
         wakeups: AsyncStream<Void>,
         isStopping: @escaping @Sendable () -> Bool
     ) async throws {
@@ -308,7 +324,7 @@ public final class IngestPipeline: Sendable {
             guard let records = try await source.nextBatch() else { return }
             guard !records.isEmpty else { continue }
             for work in await decode(records, number: taken(records.count)) {
-                queues[work.lane].yield(work.work)
+                queues[work.lane].append(work.work)
             }
         }
     }
@@ -386,6 +402,51 @@ extension IngestPipeline {
         while !Task.isCancelled {
             metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.inSeconds ?? 0)
             try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}
+
+/// A lane's queue of decoded batches: the pump appends, the lane takes everything queued at once
+/// (up to a number of records), so the batches that arrived while it wrote share its next
+/// transaction.
+final class LaneQueue: Sendable {
+    private let state = NIOLockedValueBox((works: [IngestPipeline.LaneWork](), finished: false))
+    /// Yields after each ``append(_:)`` and ``finish()``; read by the lane's one task.
+    let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    init() {
+        (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Queues `work` for the lane.
+    func append(_ work: IngestPipeline.LaneWork) {
+        state.withLockedValue { $0.works.append(work) }
+        wake.yield()
+    }
+
+    /// No more work will be queued: the lane ends once it took what is queued.
+    func finish() {
+        state.withLockedValue { $0.finished = true }
+        wake.yield()
+    }
+
+    /// Takes the queued work, oldest first: the first batch, and the next ones while the records
+    /// stay within `maximumRecords`. Empty when nothing is queued (wait for ``wakeups``), `nil`
+    /// when nothing is queued and nothing will be.
+    func take(maximumRecords: Int) -> [IngestPipeline.LaneWork]? {
+        state.withLockedValue { state in
+            var count = 0
+            var records = 0
+            for work in state.works {
+                if count > 0, records + work.batch.sourceRecordCount > maximumRecords { break }
+                count += 1
+                records += work.batch.sourceRecordCount
+            }
+            if count == 0 { return state.finished ? nil : [] }
+            let taken = Array(state.works.prefix(count))
+            state.works.removeFirst(count)
+            return taken
         }
     }
 }
