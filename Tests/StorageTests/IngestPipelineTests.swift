@@ -43,6 +43,35 @@ private final class ListSource: IngestSource {
 
 @Suite("Ingest pipeline: lanes, the in-flight bound, a source that ends")
 struct IngestPipelineTests {
+    @Test("claimed partitions are spread evenly over the lanes; one with parts in flight keeps its lane")
+    func balancedLanes() async throws {
+        try await TestDatabase.withFreshDatabase("lanes") { client, database in
+            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            let pipeline = IngestPipeline(
+                configuration: .init(group: "g", lanes: 2), client: client, database: database,
+                logger: TestDatabase.logger)
+            let topic = (0..<4).map { PartitionKey(topic: "contact-records", partition: Int32($0)) }
+            _ = try await pipeline.claim(topic)
+            func lanes(_ partitions: [PartitionKey]) -> [Int] { partitions.map { pipeline.lane(of: $0) } }
+            // Every worker's four partitions over two lanes: two each, whatever the process's hash seed.
+            #expect(lanes(topic).filter { $0 == 0 }.count == 2, "\(lanes(topic))")
+            // Partitions claimed later go to the lighter lane.
+            let events = (0..<3).map { PartitionKey(topic: "agent-events", partition: Int32($0)) }
+            _ = try await pipeline.claim(events)
+            let all = lanes(topic + events)
+            #expect(abs(all.filter { $0 == 0 }.count - all.filter { $0 == 1 }.count) <= 1, "\(all)")
+            // Claimed again (a rebalance) while one still has a part in flight: that one stays.
+            let busy = topic[1]
+            let busyLane = pipeline.lane(of: busy)
+            pipeline.healthState.withLockedValue { $0.partsInFlight[busy] = 1 }
+            await pipeline.release(topic.filter { $0 != busy })
+            _ = try await pipeline.claim(topic)
+            #expect(pipeline.lane(of: busy) == busyLane)
+            let again = lanes(topic + events)
+            #expect(abs(again.filter { $0 == 0 }.count - again.filter { $0 == 1 }.count) <= 1, "\(again)")
+        }
+    }
+
     @Test(
         "batches that queue while a lane writes share its next transaction, up to the per-transaction bound",
         arguments: [(8_000, 1...2), (300, 4...5)])

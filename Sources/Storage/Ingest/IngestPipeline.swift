@@ -135,6 +135,8 @@ public final class IngestPipeline: Sendable {
     private let offsets: OffsetStore
     let logger: Logger
     let claims = NIOLockedValueBox<[PartitionKey: PartitionClaim]>([:])
+    /// The lane of each partition claimed so far (``claim(_:)``); others are hashed.
+    let laneAssignments = NIOLockedValueBox<[PartitionKey: Int]>([:])
     let healthState = NIOLockedValueBox(HealthState())
     let metrics: IngestMetrics
 
@@ -209,6 +211,7 @@ public final class IngestPipeline: Sendable {
         claims.withLockedValue { current in
             for (partition, claim) in claimed { current[partition] = claim }
         }
+        assignLanes(to: partitions)
         logger.info("claimed partitions", metadata: ["count": "\(claimed.count)"])
         return claimed.mapValues(\.nextOffset)
     }
@@ -333,8 +336,9 @@ public final class IngestPipeline: Sendable {
     private func decode(_ records: [SourceRecord], number: Int) async -> [(lane: Int, work: LaneWork)] {
         let laneCount = configuration.lanes
         var lanes = [[SourceRecord]](repeating: [], count: laneCount)
+        let assigned = laneAssignments.withLockedValue { $0 }
         for record in records {
-            lanes[lane(of: record.partitionKey)].append(record)
+            lanes[lane(of: record.partitionKey, assigned: assigned)].append(record)
         }
         let decoder = configuration.decoder
         let parts = await withTaskGroup(of: (Int, IngestBatch).self) { group in
@@ -352,10 +356,42 @@ public final class IngestPipeline: Sendable {
         return parts.map { (lane: $0.0, work: LaneWork(batchNumber: number, batch: $0.1)) }
     }
 
-    /// The lane that writes a partition's records.
+    /// The lane that writes a partition's records: the one ``claim(_:)`` gave it, else a hash.
     func lane(of partition: PartitionKey) -> Int {
+        lane(of: partition, assigned: laneAssignments.withLockedValue { $0 })
+    }
+
+    private func lane(of partition: PartitionKey, assigned: [PartitionKey: Int]) -> Int {
         let count = configuration.lanes
-        return count == 1 ? 0 : Int(UInt(bitPattern: partition.hashValue) % UInt(count))
+        guard count > 1 else { return 0 }
+        return assigned[partition] ?? Int(UInt(bitPattern: partition.hashValue) % UInt(count))
+    }
+
+    /// Gives each of `partitions` (just claimed) that has nothing in flight the lane with the
+    /// fewest claimed partitions, so a worker's partitions are spread evenly over its lanes
+    /// whatever their number (hashing — Swift's hash is seeded per process — put all four
+    /// partitions of a worker on one lane one time in eight, three on one lane one time in two).
+    /// A partition with parts still in flight (its release timed out) keeps its lane, so its
+    /// batches stay in order; nothing of the others is queued, so the move is safe. Called from
+    /// the source's assignment handler, inside ``IngestSource/nextBatch()``, so no batch is being
+    /// spread over the lanes meanwhile.
+    private func assignLanes(to partitions: [PartitionKey]) {
+        let count = configuration.lanes
+        guard count > 1 else { return }
+        let claimed = claims.withLockedValue { Set($0.keys) }
+        let inFlight = healthState.withLockedValue { Set($0.partsInFlight.keys) }
+        let moving = Set(partitions).subtracting(inFlight)
+        laneAssignments.withLockedValue { lanes in
+            var load = [Int](repeating: 0, count: count)
+            for (partition, lane) in lanes where claimed.contains(partition) && !moving.contains(partition) {
+                load[lane] += 1
+            }
+            for partition in moving.sorted() {
+                let lane = load.indices.min { load[$0] < load[$1] }!
+                lanes[partition] = lane
+                load[lane] += 1
+            }
+        }
     }
 }
 
