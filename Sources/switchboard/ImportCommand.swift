@@ -22,7 +22,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Records read per batch, and the most one transaction writes (default: SWITCHBOARD_INGEST_BATCH_RECORDS)."
+            "Records read per batch (default: SWITCHBOARD_INGEST_BATCH_RECORDS); a transaction writes at most a lane's share."
     )
     var batchSize: Int?
 

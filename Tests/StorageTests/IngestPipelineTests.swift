@@ -69,6 +69,12 @@ struct IngestPipelineTests {
             #expect(pipeline.lane(of: busy) == busyLane)
             let again = lanes(topic + events)
             #expect(abs(again.filter { $0 == 0 }.count - again.filter { $0 == 1 }.count) <= 1, "\(again)")
+            // Never claimed (the import's pseudo-partitions of each file): the number chooses the
+            // lane, evenly, and a contact's pseudo-partition takes the same lane in every file.
+            let file = (0..<16).map { PartitionKey(topic: "import:a.json", partition: Int32($0)) }
+            #expect(lanes(file).filter { $0 == 0 }.count == 8)
+            #expect(
+                lanes(file) == lanes(file.map { PartitionKey(topic: "import:b.json", partition: $0.partition) }))
         }
     }
 

@@ -27,8 +27,8 @@ public struct CTRImport: Sendable {
 
     /// - Parameters:
     ///   - settings: Topics, the largest accepted record, and the lanes (`SWITCHBOARD_INGEST_LANES`).
-    ///   - batchSize: Records read per batch (spread over the lanes), and the most records of one
-    ///     transaction (a lane that falls behind writes the parts queued for it together).
+    ///   - batchSize: Records read per batch (spread over the lanes); a transaction writes at most
+    ///     a lane's share of it (a lane that falls behind writes the parts queued for it together).
     ///   - flows: The stores whose business days are rewritten after the import (imported years
     ///     need theirs); `nil` leaves them as they are.
     public init(settings: Settings, batchSize: Int, flows: FlowSet? = nil) {
@@ -60,7 +60,9 @@ public struct CTRImport: Sendable {
                 decoder: IngestDecoder(
                     topics: settings.ingestTopics, maximumRecordBytes: settings.ingestMaxRecordBytes),
                 maximumRecordsInFlight: batchSize * (lanes + 1),
-                maximumRecordsPerTransaction: batchSize,
+                // A lane's share of a batch, as before lanes merged what queued for them: the
+                // write timeout holds for the same transactions as before.
+                maximumRecordsPerTransaction: max(1, batchSize / lanes),
                 storesOffsets: false
             ),
             client: client,

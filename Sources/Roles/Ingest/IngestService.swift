@@ -53,7 +53,7 @@ public struct IngestService: Service {
         ClosureReadinessCheck(name: "ingest") { [pipeline] in
             let health = pipeline.health
             if let problem = health.problem { return .failing(problem) }
-            return .ok("\(health.batchesWritten) batches, \(health.recordsWritten) records")
+            return .ok("\(health.batchesWritten) transactions, \(health.recordsWritten) records")
         }
     }
 

@@ -41,7 +41,7 @@ public final class IngestPipeline: Sendable {
     public struct Configuration: Sendable {
         /// The consumer group whose offsets the pipeline keeps.
         public var group: String
-        /// Concurrent writers (partitions are hashed onto them).
+        /// Concurrent writers (each claimed partition goes to the one with the fewest).
         public var lanes: Int
         /// How records are decoded.
         public var decoder: IngestDecoder
@@ -108,7 +108,7 @@ public final class IngestPipeline: Sendable {
         public var databaseWritable: Bool = true
         /// The last write error, if the last write failed.
         public var lastError: String?
-        /// Batches written since start.
+        /// Transactions written since start (a lane writes the batches queued for it together).
         public var batchesWritten: Int = 0
         /// Source records covered by written batches since start.
         public var recordsWritten: Int = 0
@@ -135,8 +135,6 @@ public final class IngestPipeline: Sendable {
     private let offsets: OffsetStore
     let logger: Logger
     let claims = NIOLockedValueBox<[PartitionKey: PartitionClaim]>([:])
-    /// The lane of each partition claimed so far (``claim(_:)``); others are hashed.
-    let laneAssignments = NIOLockedValueBox<[PartitionKey: Int]>([:])
     let healthState = NIOLockedValueBox(HealthState())
     let metrics: IngestMetrics
 
@@ -152,6 +150,10 @@ public final class IngestPipeline: Sendable {
         var recordsInFlight = 0
         /// Per partition, its lane parts taken and not yet written.
         var partsInFlight: [PartitionKey: Int] = [:]
+        /// The lane of each partition claimed so far (``claim(_:)``); others go by their number.
+        /// Kept under the same lock as ``partsInFlight``: a partition is moved only while nothing
+        /// of it is on its way to a lane.
+        var laneAssignments: [PartitionKey: Int] = [:]
         /// What every write since start did, summed.
         var totals = IngestWriteSummary()
     }
@@ -246,7 +248,7 @@ public final class IngestPipeline: Sendable {
     /// the next batches are pulled and decoded. The batches queued for a lane while it wrote are
     /// written together in its next transaction (up to ``Configuration/maximumRecordsPerTransaction``
     /// records): a lane that falls behind writes fewer, larger transactions instead of many small
-    /// ones. A partition always hashes onto the same lane, so
+    /// ones. A partition stays on one lane while anything of it is queued or being written, so
     /// its batches are written strictly in order and its offsets only move forward. At most
     /// ``Configuration/maximumRecordsInFlight`` source records are taken and not yet written.
     /// When stopping, what was taken is written first.
@@ -267,10 +269,10 @@ public final class IngestPipeline: Sendable {
                 group.addTask {
                     defer { wake.yield() }
                     let limit = self.configuration.maximumRecordsPerTransaction
-                    var wakeups = queue.wakeups.makeAsyncIterator()
+                    var queued = queue.wakeups.makeAsyncIterator()
                     while let works = queue.take(maximumRecords: limit) {
                         if works.isEmpty {
-                            guard await wakeups.next() != nil, !Task.isCancelled else { break }
+                            guard await queued.next() != nil, !Task.isCancelled else { break }
                             continue
                         }
                         let batch = works.count == 1 ? works[0].batch : IngestBatch(merging: works.map(\.batch))
@@ -335,10 +337,22 @@ public final class IngestPipeline: Sendable {
     /// Spreads records over the lanes (by partition) and decodes each lane's part concurrently.
     private func decode(_ records: [SourceRecord], number: Int) async -> [(lane: Int, work: LaneWork)] {
         let laneCount = configuration.lanes
-        var lanes = [[SourceRecord]](repeating: [], count: laneCount)
-        let assigned = laneAssignments.withLockedValue { $0 }
-        for record in records {
-            lanes[lane(of: record.partitionKey, assigned: assigned)].append(record)
+        // The lanes are chosen and the parts marked in flight in one step, under the lock that
+        // ``assignLanes(to:)`` takes: a claim cannot move a partition between the two, which would
+        // queue its records on two lanes (out of order; the later part would store offsets past
+        // the earlier one, which would then be fenced and its records lost).
+        let lanes = healthState.withLockedValue { state in
+            var lanes = [[SourceRecord]](repeating: [], count: laneCount)
+            var partitions = [Set<PartitionKey>](repeating: [], count: laneCount)
+            for record in records {
+                let key = record.partitionKey
+                let lane = lane(of: key, assigned: state.laneAssignments)
+                lanes[lane].append(record)
+                partitions[lane].insert(key)
+            }
+            state.unwritten[number]?.parts = lanes.count { !$0.isEmpty }
+            for partition in partitions.joined() { state.partsInFlight[partition, default: 0] += 1 }
+            return lanes
         }
         let decoder = configuration.decoder
         let parts = await withTaskGroup(of: (Int, IngestBatch).self) { group in
@@ -347,24 +361,20 @@ public final class IngestPipeline: Sendable {
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        healthState.withLockedValue { state in
-            state.unwritten[number]?.parts = parts.count
-            for (_, batch) in parts {
-                for partition in batch.nextOffsets.keys { state.partsInFlight[partition, default: 0] += 1 }
-            }
-        }
         return parts.map { (lane: $0.0, work: LaneWork(batchNumber: number, batch: $0.1)) }
     }
 
-    /// The lane that writes a partition's records: the one ``claim(_:)`` gave it, else a hash.
+    /// The lane that writes a partition's records: the one ``claim(_:)`` gave it, else the one
+    /// its number gives (the import's pseudo-partitions: a contact's copies take one lane in
+    /// every file).
     func lane(of partition: PartitionKey) -> Int {
-        lane(of: partition, assigned: laneAssignments.withLockedValue { $0 })
+        healthState.withLockedValue { lane(of: partition, assigned: $0.laneAssignments) }
     }
 
     private func lane(of partition: PartitionKey, assigned: [PartitionKey: Int]) -> Int {
         let count = configuration.lanes
         guard count > 1 else { return 0 }
-        return assigned[partition] ?? Int(UInt(bitPattern: partition.hashValue) % UInt(count))
+        return assigned[partition] ?? Int(UInt32(bitPattern: partition.partition) % UInt32(count))
     }
 
     /// Gives each of `partitions` (just claimed) that has nothing in flight the lane with the
@@ -372,23 +382,22 @@ public final class IngestPipeline: Sendable {
     /// whatever their number (hashing — Swift's hash is seeded per process — put all four
     /// partitions of a worker on one lane one time in eight, three on one lane one time in two).
     /// A partition with parts still in flight (its release timed out) keeps its lane, so its
-    /// batches stay in order; nothing of the others is queued, so the move is safe. Called from
-    /// the source's assignment handler, inside ``IngestSource/nextBatch()``, so no batch is being
-    /// spread over the lanes meanwhile.
+    /// batches stay in order; nothing of the others is queued, so the move is safe (checked and
+    /// done under the lock with which ``decode(_:number:)`` marks parts in flight).
     private func assignLanes(to partitions: [PartitionKey]) {
         let count = configuration.lanes
         guard count > 1 else { return }
         let claimed = claims.withLockedValue { Set($0.keys) }
-        let inFlight = healthState.withLockedValue { Set($0.partsInFlight.keys) }
-        let moving = Set(partitions).subtracting(inFlight)
-        laneAssignments.withLockedValue { lanes in
+        healthState.withLockedValue { state in
+            let moving = Set(partitions).subtracting(state.partsInFlight.keys)
             var load = [Int](repeating: 0, count: count)
-            for (partition, lane) in lanes where claimed.contains(partition) && !moving.contains(partition) {
+            for (partition, lane) in state.laneAssignments
+            where claimed.contains(partition) && !moving.contains(partition) {
                 load[lane] += 1
             }
             for partition in moving.sorted() {
                 let lane = load.indices.min { load[$0] < load[$1] }!
-                lanes[partition] = lane
+                state.laneAssignments[partition] = lane
                 load[lane] += 1
             }
         }
