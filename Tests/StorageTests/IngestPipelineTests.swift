@@ -106,12 +106,8 @@ struct IngestPipelineTests {
                     })
             }
             let source = ListSource(batches)
-            let locker = try await PostgresConnection.connect(
-                configuration: try database.connectionConfiguration(), id: 99, logger: TestDatabase.logger)
+            let locker = try await WriteRecoveryTests.lockingContactRecord(database)
             defer { locker.closeChannel() }
-            try await Transaction.statement("BEGIN", on: locker, logger: TestDatabase.logger)
-            try await Transaction.statement(
-                "LOCK TABLE contact_record IN SHARE MODE", on: locker, logger: TestDatabase.logger)
 
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await pipeline.run(source: source, isStopping: { false }) }
@@ -159,12 +155,8 @@ struct IngestPipelineTests {
                 client: client, database: database, logger: TestDatabase.logger)
             _ = try await pipeline.claim([WriteRecoveryTests.partition])
             // Every insert into contact_record waits for this lock until it is released.
-            let locker = try await PostgresConnection.connect(
-                configuration: try database.connectionConfiguration(), id: 99, logger: TestDatabase.logger)
+            let locker = try await WriteRecoveryTests.lockingContactRecord(database)
             defer { locker.closeChannel() }
-            try await Transaction.statement("BEGIN", on: locker, logger: TestDatabase.logger)
-            try await Transaction.statement(
-                "LOCK TABLE contact_record IN SHARE MODE", on: locker, logger: TestDatabase.logger)
 
             let source = CountingSource(total: 2_000, batch: 100)
             try await withThrowingTaskGroup(of: Void.self) { group in

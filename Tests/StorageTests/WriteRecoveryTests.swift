@@ -24,6 +24,23 @@ struct WriteRecoveryTests {
         }
     }
 
+    /// A session of its own whose open transaction holds `contact_record` in SHARE mode: every
+    /// insert into it waits until that transaction ends (`COMMIT` on it) or the session closes
+    /// (the caller's `closeChannel()`).
+    static func lockingContactRecord(_ database: DatabaseConfiguration) async throws -> PostgresConnection {
+        let locker = try await PostgresConnection.connect(
+            configuration: try database.connectionConfiguration(), id: 99, logger: TestDatabase.logger)
+        do {
+            try await Transaction.statement("BEGIN", on: locker, logger: TestDatabase.logger)
+            try await Transaction.statement(
+                "LOCK TABLE contact_record IN SHARE MODE", on: locker, logger: TestDatabase.logger)
+        } catch {
+            locker.closeChannel()
+            throw error
+        }
+        return locker
+    }
+
     static func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
         for try await value in rows.decode(Int.self) { return value }
@@ -193,12 +210,8 @@ struct WriteRecoveryTests {
             )
             _ = try await pipeline.claim([Self.partition])
             // A session holds a lock the batch's insert waits for, inside the batch's transaction.
-            let locker = try await PostgresConnection.connect(
-                configuration: try database.connectionConfiguration(), id: 99, logger: TestDatabase.logger)
+            let locker = try await Self.lockingContactRecord(database)
             defer { locker.closeChannel() }
-            try await Transaction.statement("BEGIN", on: locker, logger: TestDatabase.logger)
-            try await Transaction.statement(
-                "LOCK TABLE contact_record IN SHARE MODE", on: locker, logger: TestDatabase.logger)
 
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await pipeline.process(Self.records(50)) }
