@@ -1,6 +1,6 @@
 # Switchboard's entry points. Each target is a thin wrapper around a script in scripts/.
 
-.PHONY: run test build lint format bench-ingest bench-analyst bench-hook bench-console bench-receiver browser-test fuzz-hook topology-test clean
+.PHONY: run test build lint format bench-ingest bench-decode bench-analyst bench-hook bench-console bench-receiver browser-test fuzz-hook topology-test clean
 
 run: ## Build and run the whole system on the embedded defaults (switchboard dev)
 	scripts/run.sh
@@ -19,6 +19,9 @@ format:
 
 bench-ingest: ## ≥ 200,000 CTRs end to end through the embedded Kafka vs psql \copy of the same rows
 	scripts/bench-ingest.sh
+
+bench-decode: ## The ingest worker's CPU per CTR without I/O: decoding and the upsert's binds (one thread)
+	scripts/bench-decode.sh
 
 bench-analyst: ## A year of a large center (10M CTRs, 10M agent events) generated in SQL; the analyst views' dashboard queries
 	scripts/bench-analyst.sh

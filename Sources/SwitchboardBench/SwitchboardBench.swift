@@ -10,7 +10,7 @@ struct SwitchboardBench: AsyncParsableCommand {
             "Benchmarks, load generators and test tools for Switchboard (make bench-ingest, bench-hook, bench-console, bench-receiver).",
         subcommands: [
             BenchIngestCommand.self, BenchHookEvalCommand.self, BenchHookServeCommand.self, BenchConsoleCommand.self,
-            BenchReceiverCommand.self,
+            BenchReceiverCommand.self, BenchDecodeCommand.self,
             ConsoleDemoCommand.self, TopicDumpCommand.self,
         ]
     )

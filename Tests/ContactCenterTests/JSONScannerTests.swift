@@ -78,6 +78,32 @@ struct JSONScannerTests {
         #expect(value == "a\"b\\cé😀\n")
     }
 
+    @Test("each object finds its own members, wherever its nested objects put theirs")
+    func memberTables() throws {
+        // Inner objects close (and file their members) before the outer one; names repeat
+        // across levels; an escaped name equals its decoded form; the last duplicate wins.
+        let data = Data(
+            #"""
+            {"a":"outer","Queue":{"a":"inner","Name":{"a":"deepest"},"b":[{"a":"in array"}],"a":"inner, last"},
+             "Queue2":{},"":"empty name","b":2,"a":"outer, last"}
+            """#.utf8)
+        try JSONDocument.parse(data) { document in
+            let root = try JSONObjectReader.root(document)
+            #expect(try root.string("a") == "outer, last")
+            #expect(try root.string("") == "empty name")
+            #expect(try root.wholeNumber("b") == 2)
+            #expect(try root.object("Queue2") != nil)
+            #expect(try root.string("Name") == nil)
+            let queue = try #require(try root.object("Queue"))
+            #expect(try queue.string("a") == "inner, last")
+            #expect(try queue.object("Name")?.string("a") == "deepest")
+            #expect(try queue.objects("b")?.first?.string("a") == "in array")
+            #expect(try queue.string("Queue") == nil)
+            let empty = try #require(try root.object("Queue2"))
+            #expect(try empty.string("a") == nil)
+        }
+    }
+
     @Test("reports the byte offset of a syntax error")
     func errorOffset() {
         #expect(

@@ -34,12 +34,31 @@ struct JSONDocument {
         var next: Int32
         /// Containers: the number of members (objects) or elements (arrays).
         var count: Int32
+        /// Objects: the index of their first member in ``JSONDocument/members``.
+        var members: Int32 = 0
+    }
+
+    /// One member of an object. An object's members are contiguous in ``members``, so a lookup
+    /// reads them in sequence instead of hopping from value to value along the tape (a chain of
+    /// dependent loads: a CTR decoder's ~20 lookups in a ~30-member root spent a tenth of the
+    /// ingest worker's CPU waiting on them).
+    struct Member {
+        /// Byte offset of the name's contents.
+        var nameStart: Int32
+        /// Byte length of the name as written (escapes not decoded).
+        var nameLength: Int32
+        /// The tape index of the value (the name's node is the one before it).
+        var value: Int32
+        /// Whether the name contains escapes (compared decoded).
+        var escaped: Bool
     }
 
     /// The bytes the tape points into. Only valid inside `parse(_:_:)`.
     let bytes: UnsafeRawBufferPointer
     /// The values, in document order; index 0 is the root.
     let nodes: [Node]
+    /// The members of every object, each object's together (`Node.members`).
+    let members: [Member]
 
     /// Parses `data` and runs `body` with the document.
     ///
@@ -48,8 +67,8 @@ struct JSONDocument {
     static func parse<R>(_ data: Data, _ body: (JSONDocument) throws -> R) throws -> R {
         try data.withUnsafeBytes { raw in
             var scanner = JSONScanner(bytes: raw)
-            let nodes = try scanner.scanDocument()
-            return try body(JSONDocument(bytes: raw, nodes: nodes))
+            let (nodes, members) = try scanner.scanDocument()
+            return try body(JSONDocument(bytes: raw, nodes: nodes, members: members))
         }
     }
 
@@ -59,8 +78,8 @@ struct JSONDocument {
     ///   `body` throws.
     static func parse<R>(bytes raw: UnsafeRawBufferPointer, _ body: (JSONDocument) throws -> R) throws -> R {
         var scanner = JSONScanner(bytes: raw)
-        let nodes = try scanner.scanDocument()
-        return try body(JSONDocument(bytes: raw, nodes: nodes))
+        let (nodes, members) = try scanner.scanDocument()
+        return try body(JSONDocument(bytes: raw, nodes: nodes, members: members))
     }
 
     /// The node at `index`.

@@ -25,17 +25,27 @@ struct JSONObjectReader {
     func path(of key: StaticString) -> String { path.isEmpty ? key.description : "\(path).\(key)" }
 
     /// The tape index of the value of `key`, or `nil` when absent.
+    ///
+    /// Every member is compared (the last of duplicates wins), from the object's member table:
+    /// names by length, then bytes.
     func lookup(_ key: StaticString) -> Int? {
         let container = document.node(index)
-        var cursor = index + 1
-        let end = Int(container.next)
-        var found: Int?
-        while cursor < end {
-            let valueIndex = cursor + 1
-            if document.stringEquals(cursor, key) { found = valueIndex }
-            cursor = Int(document.node(valueIndex).next)
+        let first = Int(container.members)
+        let keyLength = Int32(key.utf8CodeUnitCount)
+        let bytes = document.bytes.baseAddress!
+        return document.members.withUnsafeBufferPointer { members in
+            var found: Int?
+            for member in members[first..<first + Int(container.count)] {
+                if member.escaped {
+                    if document.stringEquals(Int(member.value) - 1, key) { found = Int(member.value) }
+                } else if member.nameLength == keyLength,
+                    memcmp(bytes + Int(member.nameStart), key.utf8Start, Int(keyLength)) == 0
+                {
+                    found = Int(member.value)
+                }
+            }
+            return found
         }
-        return found
     }
 
     /// Calls `body` with each member name and value index, in document order.

@@ -11,21 +11,26 @@ struct JSONScanner {
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
     private var nodes: [JSONDocument.Node] = []
+    private var members: [JSONDocument.Member] = []
+    /// The members of the objects being scanned, innermost last: an object's go to `members`
+    /// together when it closes.
+    private var openMembers: [JSONDocument.Member] = []
 
     init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         nodes.reserveCapacity(max(16, bytes.count / 12))
+        members.reserveCapacity(max(8, bytes.count / 24))
     }
 
     /// Scans one complete document: a single value surrounded by optional whitespace.
-    mutating func scanDocument() throws -> [JSONDocument.Node] {
+    mutating func scanDocument() throws -> (nodes: [JSONDocument.Node], members: [JSONDocument.Member]) {
         skipWhitespace()
         try scanValue(depth: 0)
         skipWhitespace()
         if position != bytes.count {
             throw fail("unexpected \(describeByte()) after the JSON value")
         }
-        return nodes
+        return (nodes, members)
     }
 
     // MARK: - Values
@@ -50,6 +55,7 @@ struct JSONScanner {
         nodes.append(.init(kind: .object, flag: false, start: Int32(position), end: 0, next: 0, count: 0))
         position += 1
         var count: Int32 = 0
+        let firstOpenMember = openMembers.count
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -60,6 +66,11 @@ struct JSONScanner {
                     throw fail("expected a member name in double quotes, found \(describeByte())")
                 }
                 try scanString()
+                let name = nodes[nodes.count - 1]
+                openMembers.append(
+                    .init(
+                        nameStart: name.start, nameLength: name.end - name.start, value: Int32(nodes.count),
+                        escaped: name.flag))
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                     throw fail("expected ':' after a member name, found \(describeByte())")
@@ -83,6 +94,9 @@ struct JSONScanner {
         nodes[index].end = Int32(position)
         nodes[index].next = Int32(nodes.count)
         nodes[index].count = count
+        nodes[index].members = Int32(members.count)
+        members.append(contentsOf: openMembers[firstOpenMember...])
+        openMembers.removeSubrange(firstOpenMember...)
     }
 
     private mutating func scanArray(depth: Int) throws {

@@ -117,7 +117,10 @@ public struct ContactTraceRecord: Sendable, Hashable {
 
     /// The attribute that names the restaurant: `Attributes["storeId"]`, set by the IVR flow
     /// from the hook's answer. `nil` when absent or empty.
-    public var storeId: String? {
+    public var storeId: String? { Self.storeId(in: attributes) }
+
+    /// ``storeId`` of a record with `attributes`.
+    public static func storeId(in attributes: [String: String]) -> String? {
         guard let value = attributes["storeId"], !value.isEmpty else { return nil }
         return value
     }

@@ -44,6 +44,50 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
     }
 }
 
+/// One column of a batch written straight from the batch's rows into the statement's bind when
+/// the statement is encoded, in `order` (indices into `rows`).
+///
+/// The contact record upsert binds 44 columns of up to 2,000 rows; gathered in buffers of their
+/// own first (``ArrayColumn``), every value was copied twice, the `raw` column (2–4 KB per CTR)
+/// into megabytes of freshly faulted pages per transaction: a fifth of the worker's CPU.
+struct RowColumn<Row: Sendable, Element: ArrayColumnElement>: PostgresNonThrowingEncodable,
+    PostgresDynamicTypeEncodable
+{
+    static var psqlType: PostgresDataType { Element.arrayType }
+    static var psqlFormat: PostgresFormat { .binary }
+
+    let rows: [Row]
+    let order: [Int]
+    /// The column's value of a row, read through a pointer: a row passed by value is copied
+    /// (a CTR is ~500 bytes and 30 references to retain), 44 times per row.
+    let value: @Sendable (UnsafePointer<Row>) -> Element?
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(
+        into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+    ) {
+        buffer.reserveCapacity(minimumWritableBytes: 20 + order.count * (4 + Element.typicalSize))
+        buffer.writeInteger(1, as: Int32.self)  // dimensions
+        buffer.writeInteger(1, as: Int32.self)  // has nulls (allowed either way)
+        buffer.writeInteger(Element.elementType.rawValue, as: UInt32.self)
+        buffer.writeInteger(Int32(order.count), as: Int32.self)  // length of the dimension
+        buffer.writeInteger(1, as: Int32.self)  // lower bound
+        rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return }  // no rows, so `order` is empty
+            for index in order {
+                guard let element = value(base + index) else {
+                    buffer.writeInteger(-1, as: Int32.self)
+                    continue
+                }
+                let lengthIndex = buffer.writerIndex
+                buffer.writeInteger(0, as: Int32.self)
+                let start = buffer.writerIndex
+                element.write(into: &buffer)
+                buffer.setInteger(Int32(buffer.writerIndex - start), at: lengthIndex, as: Int32.self)
+            }
+        }
+    }
+}
+
 /// A value that can be an element of an ``ArrayColumn``, in PostgreSQL's binary format.
 protocol ArrayColumnElement {
     static var elementType: PostgresDataType { get }

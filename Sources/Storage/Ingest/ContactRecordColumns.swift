@@ -1,156 +1,106 @@
 import ContactCenter
 import Foundation
 
-/// The columns of a contact record batch, built in one pass and sent as binary array binds.
+/// The columns of a contact record batch, sent as binary array binds: each column is written
+/// from the rows straight into the bind (``RowColumn``), in ContactId order.
 public struct ContactRecordColumns: Sendable {
-    var contactID: ArrayColumn<String>
-    var initialContactID: ArrayColumn<String>
-    var previousContactID: ArrayColumn<String>
-    var nextContactID: ArrayColumn<String>
-    var channel: ArrayColumn<String>
-    var initiationMethod: ArrayColumn<String>
-    var initiation: ArrayColumn<UTCTimestamp>
-    var initiationMonth: ArrayColumn<UTCTimestamp>
-    var connectedToSystem: ArrayColumn<UTCTimestamp>
-    var disconnect: ArrayColumn<UTCTimestamp>
-    var disconnectReason: ArrayColumn<String>
-    var queueName: ArrayColumn<String>
-    var queueARN: ArrayColumn<String>
-    var enqueue: ArrayColumn<UTCTimestamp>
-    var dequeue: ArrayColumn<UTCTimestamp>
-    var queueDuration: ArrayColumn<Int32>
-    var agentUsername: ArrayColumn<String>
-    var agentARN: ArrayColumn<String>
-    var connectedToAgent: ArrayColumn<UTCTimestamp>
-    var agentInteraction: ArrayColumn<Int32>
-    var customerHold: ArrayColumn<Int32>
-    var acwStart: ArrayColumn<UTCTimestamp>
-    var acwEnd: ArrayColumn<UTCTimestamp>
-    var acw: ArrayColumn<Int32>
-    var numberOfHolds: ArrayColumn<Int32>
-    var longestHold: ArrayColumn<Int32>
-    var routingProfile: ArrayColumn<String>
-    var dialedNumber: ArrayColumn<String>
-    var customerNumber: ArrayColumn<String>
-    var storeID: ArrayColumn<String>
-    var attributes: ArrayColumn<JSONBValue>
-    var raw: ArrayColumn<JSONBValue>
-    var lastUpdate: ArrayColumn<UTCTimestamp>
-    var partition: ArrayColumn<Int32>
-    var offset: ArrayColumn<Int64>
-    var copies: ArrayColumn<Int32>
-    var agentConnectionAttempts: ArrayColumn<Int32>
-    var transferCompleted: ArrayColumn<UTCTimestamp>
-    var transferredToEndpoint: ArrayColumn<String>
-    var hierarchyLevel1: ArrayColumn<String>
-    var hierarchyLevel2: ArrayColumn<String>
-    var hierarchyLevel3: ArrayColumn<String>
-    var hierarchyLevel4: ArrayColumn<String>
-    var hierarchyLevel5: ArrayColumn<String>
+    typealias Row = IngestBatch.Sourced<ContactTraceRecord>
+    typealias Column<Element: ArrayColumnElement> = RowColumn<Row, Element>
 
-    init(capacity: Int) {
-        contactID = .init(capacity: capacity)
-        initialContactID = .init(capacity: capacity)
-        previousContactID = .init(capacity: capacity)
-        nextContactID = .init(capacity: capacity)
-        channel = .init(capacity: capacity)
-        initiationMethod = .init(capacity: capacity)
-        initiation = .init(capacity: capacity)
-        initiationMonth = .init(capacity: capacity)
-        connectedToSystem = .init(capacity: capacity)
-        disconnect = .init(capacity: capacity)
-        disconnectReason = .init(capacity: capacity)
-        queueName = .init(capacity: capacity)
-        queueARN = .init(capacity: capacity)
-        enqueue = .init(capacity: capacity)
-        dequeue = .init(capacity: capacity)
-        queueDuration = .init(capacity: capacity)
-        agentUsername = .init(capacity: capacity)
-        agentARN = .init(capacity: capacity)
-        connectedToAgent = .init(capacity: capacity)
-        agentInteraction = .init(capacity: capacity)
-        customerHold = .init(capacity: capacity)
-        acwStart = .init(capacity: capacity)
-        acwEnd = .init(capacity: capacity)
-        acw = .init(capacity: capacity)
-        numberOfHolds = .init(capacity: capacity)
-        longestHold = .init(capacity: capacity)
-        routingProfile = .init(capacity: capacity)
-        dialedNumber = .init(capacity: capacity)
-        customerNumber = .init(capacity: capacity)
-        storeID = .init(capacity: capacity)
-        attributes = .init(capacity: capacity)
-        raw = .init(capacity: capacity)
-        lastUpdate = .init(capacity: capacity)
-        partition = .init(capacity: capacity)
-        offset = .init(capacity: capacity)
-        copies = .init(capacity: capacity)
-        agentConnectionAttempts = .init(capacity: capacity)
-        transferCompleted = .init(capacity: capacity)
-        transferredToEndpoint = .init(capacity: capacity)
-        hierarchyLevel1 = .init(capacity: capacity)
-        hierarchyLevel2 = .init(capacity: capacity)
-        hierarchyLevel3 = .init(capacity: capacity)
-        hierarchyLevel4 = .init(capacity: capacity)
-        hierarchyLevel5 = .init(capacity: capacity)
+    let rows: [Row]
+    /// The rows' indices in ContactId order: concurrent lanes that hold the same contacts (an
+    /// import's files, a re-partitioned topic) lock their rows in the same order and cannot
+    /// deadlock. (The indices are sorted, not the rows: a row is a large value to move.)
+    let order: [Int]
+    /// How many copies of each contact the batch held (`versions_seen`).
+    let copies: [String: Int]
+
+    init(_ rows: [Row], copies: [String: Int]) {
+        self.rows = rows
+        self.copies = copies
+        order = rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return [] }
+            return rows.indices.sorted {
+                (base + $0).pointee.value.contactId.utf8.lexicographicallyPrecedes(
+                    (base + $1).pointee.value.contactId.utf8)
+            }
+        }
     }
 
-    mutating func append(_ sourced: IngestBatch.Sourced<ContactTraceRecord>, copies count: Int) {
-        let record = sourced.value
-        contactID.append(record.contactId)
-        initialContactID.append(record.initialContactId)
-        previousContactID.append(record.previousContactId)
-        nextContactID.append(record.nextContactId)
-        channel.append(record.channel?.rawValue)
-        initiationMethod.append(record.initiationMethod)
-        initiation.append(record.initiationTimestamp)
-        initiationMonth.append(record.partitionMonth)
-        connectedToSystem.append(record.connectedToSystemTimestamp)
-        disconnect.append(record.disconnectTimestamp)
-        disconnectReason.append(record.disconnectReason)
-        queueName.append(record.queue?.name)
-        queueARN.append(record.queue?.arn)
-        enqueue.append(record.queue?.enqueueTimestamp)
-        dequeue.append(record.queue?.dequeueTimestamp)
-        queueDuration.append(record.queue?.duration.map(Int32.init(clamping:)))
-        agentUsername.append(record.agent?.username)
-        agentARN.append(record.agent?.arn)
-        connectedToAgent.append(record.agent?.connectedToAgentTimestamp)
-        agentInteraction.append(record.agent?.agentInteractionDuration.map(Int32.init(clamping:)))
-        customerHold.append(record.agent?.customerHoldDuration.map(Int32.init(clamping:)))
-        acwStart.append(record.agent?.afterContactWorkStartTimestamp)
-        acwEnd.append(record.agent?.afterContactWorkEndTimestamp)
-        acw.append(record.agent?.afterContactWorkDuration.map(Int32.init(clamping:)))
-        numberOfHolds.append(record.agent?.numberOfHolds.map(Int32.init(clamping:)))
-        longestHold.append(record.agent?.longestHoldDuration.map(Int32.init(clamping:)))
-        routingProfile.append(record.agent?.routingProfile?.name)
-        dialedNumber.append(record.systemEndpoint?.address)
-        customerNumber.append(record.customerEndpoint?.address)
-        storeID.append(record.storeId)
-        attributes.append(JSONBValue(bytes: Self.json(record.attributes)))
-        raw.append(JSONBValue(bytes: record.rawJSON ?? record.jsonData()))
-        lastUpdate.append(record.lastUpdateTimestamp)
-        partition.append(sourced.partition)
-        offset.append(sourced.offset)
-        copies.append(Int32(clamping: count))
-        agentConnectionAttempts.append(record.agentConnectionAttempts.map(Int32.init(clamping:)))
-        transferCompleted.append(record.transferCompletedTimestamp)
-        transferredToEndpoint.append(record.transferredToEndpoint?.address)
-        let hierarchy = record.agent?.hierarchyGroups
-        hierarchyLevel1.append(hierarchy?.level1?.name)
-        hierarchyLevel2.append(hierarchy?.level2?.name)
-        hierarchyLevel3.append(hierarchy?.level3?.name)
-        hierarchyLevel4.append(hierarchy?.level4?.name)
-        hierarchyLevel5.append(hierarchy?.level5?.name)
+    private func column<Element>(_ value: @escaping @Sendable (UnsafePointer<Row>) -> Element?) -> Column<Element> {
+        Column(rows: rows, order: order, value: value)
     }
+
+    var contactID: Column<String> { column { $0.pointee.value.contactId } }
+    var initialContactID: Column<String> { column { $0.pointee.value.initialContactId } }
+    var previousContactID: Column<String> { column { $0.pointee.value.previousContactId } }
+    var nextContactID: Column<String> { column { $0.pointee.value.nextContactId } }
+    var channel: Column<String> { column { $0.pointee.value.channel?.rawValue } }
+    var initiationMethod: Column<String> { column { $0.pointee.value.initiationMethod } }
+    var initiation: Column<UTCTimestamp> { column { $0.pointee.value.initiationTimestamp } }
+    var initiationMonth: Column<UTCTimestamp> {
+        // From the stored properties: a computed property of the pointee copies the whole record.
+        column {
+            ContactTraceRecord.partitionMonth(
+                initiation: $0.pointee.value.initiationTimestamp, lastUpdate: $0.pointee.value.lastUpdateTimestamp)
+        }
+    }
+    var connectedToSystem: Column<UTCTimestamp> { column { $0.pointee.value.connectedToSystemTimestamp } }
+    var disconnect: Column<UTCTimestamp> { column { $0.pointee.value.disconnectTimestamp } }
+    var disconnectReason: Column<String> { column { $0.pointee.value.disconnectReason } }
+    var queueName: Column<String> { column { $0.pointee.value.queue?.name } }
+    var queueARN: Column<String> { column { $0.pointee.value.queue?.arn } }
+    var enqueue: Column<UTCTimestamp> { column { $0.pointee.value.queue?.enqueueTimestamp } }
+    var dequeue: Column<UTCTimestamp> { column { $0.pointee.value.queue?.dequeueTimestamp } }
+    var queueDuration: Column<Int32> { column { $0.pointee.value.queue?.duration.map(Int32.init(clamping:)) } }
+    var agentUsername: Column<String> { column { $0.pointee.value.agent?.username } }
+    var agentARN: Column<String> { column { $0.pointee.value.agent?.arn } }
+    var connectedToAgent: Column<UTCTimestamp> { column { $0.pointee.value.agent?.connectedToAgentTimestamp } }
+    var agentInteraction: Column<Int32> {
+        column { $0.pointee.value.agent?.agentInteractionDuration.map(Int32.init(clamping:)) }
+    }
+    var customerHold: Column<Int32> {
+        column { $0.pointee.value.agent?.customerHoldDuration.map(Int32.init(clamping:)) }
+    }
+    var acwStart: Column<UTCTimestamp> { column { $0.pointee.value.agent?.afterContactWorkStartTimestamp } }
+    var acwEnd: Column<UTCTimestamp> { column { $0.pointee.value.agent?.afterContactWorkEndTimestamp } }
+    var acw: Column<Int32> { column { $0.pointee.value.agent?.afterContactWorkDuration.map(Int32.init(clamping:)) } }
+    var numberOfHolds: Column<Int32> { column { $0.pointee.value.agent?.numberOfHolds.map(Int32.init(clamping:)) } }
+    var longestHold: Column<Int32> { column { $0.pointee.value.agent?.longestHoldDuration.map(Int32.init(clamping:)) } }
+    var routingProfile: Column<String> { column { $0.pointee.value.agent?.routingProfile?.name } }
+    var dialedNumber: Column<String> { column { $0.pointee.value.systemEndpoint?.address } }
+    var customerNumber: Column<String> { column { $0.pointee.value.customerEndpoint?.address } }
+    var storeID: Column<String> { column { ContactTraceRecord.storeId(in: $0.pointee.value.attributes) } }
+    var attributes: Column<JSONBValue> { column { JSONBValue(bytes: Self.json($0.pointee.value.attributes)) } }
+    var raw: Column<JSONBValue> {
+        column { JSONBValue(bytes: $0.pointee.value.rawJSON ?? $0.pointee.value.jsonData()) }
+    }
+    var lastUpdate: Column<UTCTimestamp> { column { $0.pointee.value.lastUpdateTimestamp } }
+    var partition: Column<Int32> { column { $0.pointee.partition } }
+    var offset: Column<Int64> { column { $0.pointee.offset } }
+    var versionsSeen: Column<Int32> {
+        let copies = copies
+        return column { Int32(clamping: copies[$0.pointee.value.contactId] ?? 1) }
+    }
+    var agentConnectionAttempts: Column<Int32> {
+        column { $0.pointee.value.agentConnectionAttempts.map(Int32.init(clamping:)) }
+    }
+    var transferCompleted: Column<UTCTimestamp> { column { $0.pointee.value.transferCompletedTimestamp } }
+    var transferredToEndpoint: Column<String> { column { $0.pointee.value.transferredToEndpoint?.address } }
+    var hierarchyLevel1: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level1?.name } }
+    var hierarchyLevel2: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level2?.name } }
+    var hierarchyLevel3: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level3?.name } }
+    var hierarchyLevel4: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level4?.name } }
+    var hierarchyLevel5: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level5?.name } }
 
     /// A string map as a JSON object, written by hand: faster than a general encoder per row.
+    /// Members in the dictionary's order: `jsonb` stores its keys sorted whatever the input's order.
     static func json(_ attributes: [String: String]) -> Data {
         var output = [UInt8]()
         output.reserveCapacity(attributes.count * 32 + 2)
         output.append(UInt8(ascii: "{"))
         var first = true
-        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in attributes {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
             appendString(key, to: &output)
@@ -182,7 +132,7 @@ public struct ContactRecordColumns: Sendable {
 }
 
 extension ContactRecordColumns {
-    /// The `contact_record` columns written by the ingest, in the order of ``append(_:copies:)``.
+    /// The `contact_record` columns written by the ingest, in the order of the upsert's binds.
     public static let columnNames = [
         "contact_id", "initial_contact_id", "previous_contact_id", "next_contact_id", "channel", "initiation_method",
         "initiation_ts", "connected_to_system_ts", "disconnect_ts", "disconnect_reason", "queue_name", "queue_arn",
@@ -244,5 +194,12 @@ extension ContactTraceRecord {
     /// The month of `contact_record`'s partition (`initiation_month`): the UTC month of
     /// `InitiationTimestamp`, or of `LastUpdateTimestamp` for a record without it. Every version
     /// of a contact carries the same initiation, so they share the row.
-    public var partitionMonth: UTCTimestamp { (initiationTimestamp ?? lastUpdateTimestamp).monthStart }
+    public var partitionMonth: UTCTimestamp {
+        Self.partitionMonth(initiation: initiationTimestamp, lastUpdate: lastUpdateTimestamp)
+    }
+
+    /// ``partitionMonth`` of a record with these timestamps.
+    static func partitionMonth(initiation: UTCTimestamp?, lastUpdate: UTCTimestamp) -> UTCTimestamp {
+        (initiation ?? lastUpdate).monthStart
+    }
 }

@@ -174,23 +174,14 @@ public struct IngestWriter: Sendable {
         return nil
     }
 
-    static func upsertContactRecords(
-        _ batch: IngestBatch,
-        on connection: PostgresConnection,
-        logger: Logger
-    ) async throws -> (written: Int, outdated: Int) {
-        let records = batch.contactRecords
-        guard !records.isEmpty else { return (0, 0) }
-        var columns = ContactRecordColumns(capacity: records.count)
-        // In ContactId order: concurrent lanes that hold the same contacts (an import's files, a
-        // re-partitioned topic) lock their rows in the same order and cannot deadlock.
-        for sourced in records.sorted(by: { $0.value.contactId.utf8.lexicographicallyPrecedes($1.value.contactId.utf8) }
-        ) {
-            columns.append(sourced, copies: batch.contactRecordCopies[sourced.value.contactId] ?? 1)
-        }
-        let c = columns
-        let rows = try await Transaction.statement(
-            """
+    /// The upsert of a batch's contact records (binds encoded, nothing sent): the version guard
+    /// of DESIGN.md in SQL; returns the ids of the rows it wrote. Public for `switchboard-bench
+    /// bench-decode`, which times the worker's share of the write path.
+    public static func upsertQuery(
+        _ records: [IngestBatch.Sourced<ContactTraceRecord>], copies: [String: Int]
+    ) -> PostgresQuery {
+        let c = ContactRecordColumns(records, copies: copies)
+        return """
             INSERT INTO contact_record (
                 contact_id, initial_contact_id, previous_contact_id, next_contact_id, channel, initiation_method,
                 initiation_ts, connected_to_system_ts, disconnect_ts, disconnect_reason, queue_name, queue_arn,
@@ -207,7 +198,7 @@ public struct IngestWriter: Sendable {
                 \(c.agentARN), \(c.connectedToAgent), \(c.agentInteraction), \(c.customerHold), \(c.acwStart),
                 \(c.acwEnd), \(c.acw), \(c.numberOfHolds), \(c.longestHold), \(c.routingProfile), \(c.dialedNumber),
                 \(c.customerNumber), \(c.storeID), \(c.attributes), \(c.raw), \(c.lastUpdate), \(c.partition),
-                \(c.offset), \(c.copies), \(c.agentConnectionAttempts), \(c.transferCompleted),
+                \(c.offset), \(c.versionsSeen), \(c.agentConnectionAttempts), \(c.transferCompleted),
                 \(c.transferredToEndpoint), \(c.hierarchyLevel1), \(c.hierarchyLevel2), \(c.hierarchyLevel3),
                 \(c.hierarchyLevel4), \(c.hierarchyLevel5), \(c.initiationMonth))
             ON CONFLICT (contact_id, initiation_month) DO UPDATE SET
@@ -238,10 +229,18 @@ public struct IngestWriter: Sendable {
             WHERE (EXCLUDED.last_update_ts, EXCLUDED.source_partition, EXCLUDED.source_offset)
                 > (contact_record.last_update_ts, contact_record.source_partition, contact_record.source_offset)
             RETURNING contact_id
-            """,
-            on: connection,
-            logger: logger
-        )
+            """
+    }
+
+    static func upsertContactRecords(
+        _ batch: IngestBatch,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> (written: Int, outdated: Int) {
+        let records = batch.contactRecords
+        guard !records.isEmpty else { return (0, 0) }
+        let rows = try await Transaction.statement(
+            upsertQuery(records, copies: batch.contactRecordCopies), on: connection, logger: logger)
         var written: Set<String> = []
         for row in rows { written.insert(try row.decode(String.self)) }
         if !written.isEmpty {
@@ -254,10 +253,11 @@ public struct IngestWriter: Sendable {
         var outdatedIDs = ArrayColumn<String>()
         var outdatedMonths = ArrayColumn<UTCTimestamp>()
         var outdatedCopies = ArrayColumn<Int32>()
-        for sourced in records where !written.contains(sourced.value.contactId) {
-            outdatedIDs.append(sourced.value.contactId)
-            outdatedMonths.append(sourced.value.partitionMonth)
-            outdatedCopies.append(Int32(batch.contactRecordCopies[sourced.value.contactId] ?? 1))
+        for index in records.indices where !written.contains(records[index].value.contactId) {
+            let contactID = records[index].value.contactId
+            outdatedIDs.append(contactID)
+            outdatedMonths.append(records[index].value.partitionMonth)
+            outdatedCopies.append(Int32(batch.contactRecordCopies[contactID] ?? 1))
         }
         if outdatedIDs.count > 0 {
             try await Transaction.statement(
