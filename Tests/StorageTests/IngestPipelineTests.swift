@@ -146,6 +146,27 @@ struct IngestPipelineTests {
         }
     }
 
+    @Test("a cancelled run throws: it never returns as if its source had ended")
+    func cancelledRunThrows() async throws {
+        try await TestDatabase.withFreshDatabase("cancelled_run") { client, database in
+            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            let pipeline = IngestPipeline(
+                configuration: .init(group: "g", lanes: 2, maximumRecordsInFlight: 400),
+                client: client, database: database, logger: TestDatabase.logger)
+            _ = try await pipeline.claim([WriteRecoveryTests.partition])
+            // A source far longer than the test: only cancellation ends the run.
+            let source = CountingSource(total: 100_000_000, batch: 100)
+            let run = Task { try await pipeline.run(source: source, isStopping: { false }) }
+            while pipeline.health.batchesWritten < 3 { try await Task.sleep(for: .milliseconds(20)) }
+            run.cancel()
+            // Returning normally would tell the import that every file was read and written.
+            await #expect(throws: CancellationError.self) { try await run.value }
+            let written = try await WriteRecoveryTests.count(
+                client, "SELECT coalesce(sum(versions_seen), 0)::bigint FROM contact_record")
+            #expect(try await pipeline.storedOffsets() == [WriteRecoveryTests.partition: Int64(written)])
+        }
+    }
+
     @Test("while writes wait, the source is not asked for more than the in-flight bound; then all is written once")
     func inFlightBound() async throws {
         try await TestDatabase.withFreshDatabase("in_flight") { client, database in

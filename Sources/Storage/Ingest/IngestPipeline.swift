@@ -254,7 +254,7 @@ public final class IngestPipeline: Sendable {
     /// When stopping, what was taken is written first.
     ///
     /// - Throws: ``StorageError`` `.fenced` when another worker owns a partition now; errors of
-    ///   the source.
+    ///   the source; `CancellationError` when cancelled (what was queued is then not written).
     public func run(source: some IngestSource, isStopping: @escaping @Sendable () -> Bool) async throws {
         defer {
             forgetUnwritten()
@@ -294,6 +294,9 @@ public final class IngestPipeline: Sendable {
             while running > 0, try await group.next() != nil { running -= 1 }
             group.cancelAll()
         }
+        // Cancelled, the pump and the lanes end without an error, and what was queued is not
+        // written: returning would tell the caller (an import) that its source was exhausted.
+        try Task.checkCancellation()
     }
 
     /// Decodes and writes one batch of records (the whole batch commits, lane by lane).
