@@ -61,20 +61,25 @@ public struct IngestBatch: Sendable {
             nextOffsets.merge(later.nextOffsets, uniquingKeysWith: max)
             contactRecordCopies.merge(later.contactRecordCopies, uniquingKeysWith: +)
             deadLetters += later.deadLetters
-            for sourced in later.contactRecords {
-                if let index = contactIndex[sourced.value.contactId] {
-                    if IngestDecoder.isNewer(sourced, than: contactRecords[index]) { contactRecords[index] = sourced }
-                } else {
-                    contactIndex[sourced.value.contactId] = contactRecords.count
-                    contactRecords.append(sourced)
-                }
-            }
+            for sourced in later.contactRecords { keepNewest(sourced, indexedBy: &contactIndex) }
             for sourced in later.agentEvents where agentEventIDs.insert(sourced.value.eventId).inserted {
                 agentEvents.append(sourced)
             }
             for sourced in later.contactEvents where contactEventIDs.insert(sourced.value.id).inserted {
                 contactEvents.append(sourced)
             }
+        }
+    }
+
+    /// Adds `sourced`, or replaces the batch's copy of its contact when `sourced` is newer (the
+    /// version guard, ``IngestDecoder/isNewer(_:than:)``); `contactIndex` maps each contact to its
+    /// position in ``contactRecords``.
+    mutating func keepNewest(_ sourced: Sourced<ContactTraceRecord>, indexedBy contactIndex: inout [String: Int]) {
+        if let index = contactIndex[sourced.value.contactId] {
+            if IngestDecoder.isNewer(sourced, than: contactRecords[index]) { contactRecords[index] = sourced }
+        } else {
+            contactIndex[sourced.value.contactId] = contactRecords.count
+            contactRecords.append(sourced)
         }
     }
 

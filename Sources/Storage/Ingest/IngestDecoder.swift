@@ -43,13 +43,7 @@ public struct IngestDecoder: Sendable {
                     value: ctr, partition: record.partition, offset: record.offset, topic: record.topic, key: record.key
                 )
                 batch.contactRecordCopies[ctr.contactId, default: 0] += 1
-                if let index = contactIndex[ctr.contactId] {
-                    let kept = batch.contactRecords[index]
-                    if Self.isNewer(sourced, than: kept) { batch.contactRecords[index] = sourced }
-                } else {
-                    contactIndex[ctr.contactId] = batch.contactRecords.count
-                    batch.contactRecords.append(sourced)
-                }
+                batch.keepNewest(sourced, indexedBy: &contactIndex)
             case .success(.agentEvent(let event)):
                 if agentEventIDs.insert(event.eventId).inserted {
                     batch.agentEvents.append(
