@@ -109,7 +109,30 @@ struct IngestBatchMergeTests {
         #expect(kept.offset == 11)
         #expect(merged.contactRecordCopies[kept.value.contactId] == 3)
         #expect(merged.nextOffsets == [PartitionKey(topic: "contact-records", partition: 0): 13])
+        #expect(merged.firstOffsets == [PartitionKey(topic: "contact-records", partition: 0): 10])
         #expect(merged.sourceRecordCount == 3)
         #expect(IngestBatch(merging: []).isEmpty)
+    }
+
+    @Test("a part that starts a partition before where an earlier part ends overlaps it; one that follows does not")
+    func overlap() {
+        var fixtures = TrafficFixtures(seed: 11)
+        let decoder = IngestDecoder()
+        let part = { (partition: Int32, offsets: Range<Int64>) in
+            decoder.decode(
+                offsets.map { offset in
+                    SourceRecord(
+                        topic: "contact-records", partition: partition, offset: offset, key: nil,
+                        value: Array(fixtures.contactRecord(index: Int(offset)).jsonData()))
+                })
+        }
+        let earlier = part(0, 100..<200)
+        #expect(earlier.firstOffsets == [PartitionKey(topic: "contact-records", partition: 0): 100])
+        // The same records read again from where the partition's claim resumed, and more.
+        #expect(earlier.isOverlapped(by: part(0, 100..<250)))
+        #expect(earlier.isOverlapped(by: part(0, 199..<201)))
+        #expect(!earlier.isOverlapped(by: part(0, 200..<300)), "the next part follows")
+        #expect(!earlier.isOverlapped(by: part(1, 0..<50)), "another partition")
+        #expect(!part(1, 0..<50).isOverlapped(by: earlier))
     }
 }

@@ -105,6 +105,42 @@ struct WriteRecoveryTests {
         }
     }
 
+    /// A partition claimed again while a part taken under the earlier claim was still queued: the
+    /// part is written under the new claim (offsets 0–9, the stored offset moves to 10), and the
+    /// same records, read again from where the claim said the partition resumes (0), come next
+    /// with more after them. Before `firstOffsets`, the claim's offset (10, advanced by the first
+    /// write) matched the stored one and offsets 0–9 were applied a second time: `versions_seen`
+    /// 2 for those contacts, `dead_letter` rows twice.
+    @Test("a batch whose records start before its partition's stored offset is refused, not applied twice")
+    func overlappingBatchRefused() async throws {
+        try await IngestWriterTests.migrated("overlap_refused") { client in
+            let store = OffsetStore(client: client, group: "g", logger: TestDatabase.logger)
+            let claim = try #require(try await store.claim([Self.partition])[Self.partition])
+            let writer = IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
+            let queued = try await writer.write(
+                IngestDecoder().decode(Self.records(10)), claims: [Self.partition: claim])
+            #expect(queued.contactRecordsWritten == 10)
+
+            let advanced = PartitionClaim(nextOffset: 10, epoch: claim.epoch)
+            let reread = IngestDecoder().decode(Self.records(15))
+            #expect(reread.firstOffsets == [Self.partition: 0])
+            let refused = await #expect(throws: StorageError.self) {
+                _ = try await writer.write(reread, claims: [Self.partition: advanced])
+            }
+            #expect(refused?.code == .fenced)
+            #expect(refused?.message.contains("before its stored offset 10") == true)
+            #expect(try await Self.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record") == 10)
+            #expect(try await store.nextOffsets() == [Self.partition: 10])
+
+            // Re-joined, the worker resumes after what was stored: the rest, once each.
+            let rest = try await writer.write(
+                IngestDecoder().decode(Self.records(5, from: 10)), claims: [Self.partition: advanced])
+            #expect(rest.contactRecordsWritten == 5)
+            #expect(try await Self.count(client, "SELECT sum(versions_seen)::bigint FROM contact_record") == 15)
+            #expect(try await store.nextOffsets() == [Self.partition: 15])
+        }
+    }
+
     @Test("a statement on a connection the server has just closed fails at once")
     func statementAfterClose() async throws {
         let configuration = try TestDatabase.configuration()

@@ -29,6 +29,9 @@ public struct IngestBatch: Sendable {
     public var deadLetters: [DeadLetter] = []
     /// Per partition, the offset after the last record of the batch.
     public var nextOffsets: [PartitionKey: Int64] = [:]
+    /// Per partition, the offset of the first record of the batch: its offsets may advance only
+    /// from at most there (``OffsetStore``), so no record is written twice.
+    public var firstOffsets: [PartitionKey: Int64] = [:]
 
     /// Creates an empty batch.
     public init() {}
@@ -59,6 +62,7 @@ public struct IngestBatch: Sendable {
         for later in batches.dropFirst() {
             sourceRecordCount += later.sourceRecordCount
             nextOffsets.merge(later.nextOffsets, uniquingKeysWith: max)
+            firstOffsets.merge(later.firstOffsets, uniquingKeysWith: min)
             contactRecordCopies.merge(later.contactRecordCopies, uniquingKeysWith: +)
             deadLetters += later.deadLetters
             for sourced in later.contactRecords { keepNewest(sourced, indexedBy: &contactIndex) }
@@ -68,6 +72,22 @@ public struct IngestBatch: Sendable {
             for sourced in later.contactEvents where contactEventIDs.insert(sourced.value.id).inserted {
                 contactEvents.append(sourced)
             }
+        }
+    }
+
+    /// Whether `later` holds records of a partition from before where this batch ends: then the
+    /// two cover some of the same records (a part queued before its partition was revoked and
+    /// claimed again, and the same records read again from the stored offsets) and must not be
+    /// written as one transaction, where the overlap would be counted twice. Written one after the
+    /// other, the second is refused (``OffsetStore``).
+    public func isOverlapped(by later: IngestBatch) -> Bool {
+        Self.overlap(of: later, after: nextOffsets)
+    }
+
+    /// Whether `later` starts a partition before its offset in `nextOffsets`.
+    static func overlap(of later: IngestBatch, after nextOffsets: [PartitionKey: Int64]) -> Bool {
+        later.firstOffsets.contains { partition, first in
+            nextOffsets[partition].map { first < $0 } ?? false
         }
     }
 

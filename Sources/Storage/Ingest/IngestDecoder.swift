@@ -26,6 +26,7 @@ public struct IngestDecoder: Sendable {
         for record in records {
             let key = record.partitionKey
             batch.nextOffsets[key] = max(batch.nextOffsets[key] ?? .min, record.offset + 1)
+            batch.firstOffsets[key] = min(batch.firstOffsets[key] ?? .max, record.offset)
             switch decodeOne(record) {
             case .failure(let reason):
                 batch.deadLetters.append(

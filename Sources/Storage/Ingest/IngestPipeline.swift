@@ -480,16 +480,21 @@ final class LaneQueue: Sendable {
     }
 
     /// Takes the queued work, oldest first: the first batch, and the next ones while the records
-    /// stay within `maximumRecords`. Empty when nothing is queued (wait for ``wakeups``), `nil`
+    /// stay within `maximumRecords` and none covers records of a batch taken before it
+    /// (``IngestBatch/isOverlapped(by:)``: merged, the overlap would be written twice; alone,
+    /// the later batch is refused). Empty when nothing is queued (wait for ``wakeups``), `nil`
     /// when nothing is queued and nothing will be.
     func take(maximumRecords: Int) -> [IngestPipeline.LaneWork]? {
         state.withLockedValue { state in
             var count = 0
             var records = 0
+            var covered: [PartitionKey: Int64] = [:]
             for work in state.works {
                 if count > 0, records + work.batch.sourceRecordCount > maximumRecords { break }
+                if count > 0, IngestBatch.overlap(of: work.batch, after: covered) { break }
                 count += 1
                 records += work.batch.sourceRecordCount
+                covered.merge(work.batch.nextOffsets, uniquingKeysWith: max)
             }
             if count == 0 { return state.finished ? nil : [] }
             let taken = Array(state.works.prefix(count))

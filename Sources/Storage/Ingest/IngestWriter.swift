@@ -89,7 +89,8 @@ public struct IngestWriter: Sendable {
                 // its offsets stored.
                 if let claims {
                     try await OffsetStore.advance(
-                        batch.nextOffsets, from: claims, group: group, on: connection, logger: logger)
+                        batch.nextOffsets, firstOffsets: batch.firstOffsets, from: claims, group: group, on: connection,
+                        logger: logger)
                 }
                 return try await Self.writeRows(batch, on: connection, logger: logger)
             }

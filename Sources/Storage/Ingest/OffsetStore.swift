@@ -100,10 +100,15 @@ public struct OffsetStore: Sendable {
     /// they are.
     ///
     /// A compare-and-set: each partition's offset moves to the batch's next offset only if the
-    /// partition is still owned under the claim's epoch and its stored offset is the claim's (the
-    /// offset this batch follows). So a batch is applied at most once even when an attempt whose
-    /// outcome was not known (a timeout, a connection lost after `COMMIT`) committed it: a second
-    /// attempt waits for the first's row locks, then finds the offsets past the batch.
+    /// partition is still owned under the claim's epoch, its stored offset is the claim's (the
+    /// offset this batch follows) and it is not past the batch's first record (`firstOffsets`).
+    /// So a batch is applied at most once even when an attempt whose outcome was not known (a
+    /// timeout, a connection lost after `COMMIT`) committed it: a second attempt waits for the
+    /// first's row locks, then finds the offsets past the batch. And no record is applied twice
+    /// when a partition is claimed again while a part of it taken under the earlier claim is still
+    /// queued: that part is written under the new claim and moves the offset past its records, so
+    /// the same records, read again from where the claim said the partition resumed, start before
+    /// the stored offset and are refused (the worker re-joins and resumes after them).
     ///
     /// - Throws: ``StorageError`` `.alreadyWritten` when every partition's offset is the batch's
     ///   next offset already (the caller's transaction must roll back: the batch is stored);
@@ -112,6 +117,7 @@ public struct OffsetStore: Sendable {
     ///   the stored offsets).
     static func advance(
         _ nextOffsets: [PartitionKey: Int64],
+        firstOffsets: [PartitionKey: Int64],
         from claims: [PartitionKey: PartitionClaim],
         group: String,
         on connection: PostgresConnection,
@@ -123,6 +129,7 @@ public struct OffsetStore: Sendable {
         var offsets = ArrayColumn<Int64>()
         var owners = ArrayColumn<Int64>()
         var previous = ArrayColumn<Int64>()
+        var firsts = ArrayColumn<Int64>()
         for (partition, next) in nextOffsets.sorted(by: { $0.key < $1.key }) {
             guard let claim = claims[partition] else {
                 throw StorageError(
@@ -133,15 +140,16 @@ public struct OffsetStore: Sendable {
             offsets.append(next)
             owners.append(claim.epoch)
             previous.append(claim.nextOffset ?? -1)
+            firsts.append(firstOffsets[partition] ?? .max)
         }
         let updated = try await Transaction.statement(
             """
             UPDATE consumer_offset AS o
             SET next_offset = v.next_offset, updated_at = now()
-            FROM unnest(\(topics), \(numbers), \(offsets), \(owners), \(previous))
-                AS v(topic, partition, next_offset, owner_epoch, previous)
+            FROM unnest(\(topics), \(numbers), \(offsets), \(owners), \(previous), \(firsts))
+                AS v(topic, partition, next_offset, owner_epoch, previous, first_offset)
             WHERE o.consumer_group = \(group) AND o.topic = v.topic AND o.partition = v.partition
-              AND o.owner_epoch = v.owner_epoch AND o.next_offset = v.previous
+              AND o.owner_epoch = v.owner_epoch AND o.next_offset = v.previous AND o.next_offset <= v.first_offset
             RETURNING o.partition
             """,
             on: connection,
@@ -164,13 +172,14 @@ public struct OffsetStore: Sendable {
             let (topic, partition, next, epoch) = try row.decode((String, Int32, Int64, Int64).self)
             stored[PartitionKey(topic: topic, partition: partition)] = PartitionClaim(nextOffset: next, epoch: epoch)
         }
-        throw refusal(of: nextOffsets, claims: claims, stored: stored, updated: updated)
+        throw refusal(of: nextOffsets, firstOffsets: firstOffsets, claims: claims, stored: stored, updated: updated)
     }
 
     /// Why a batch's offsets could not advance, given what is stored now (`updated` of them were
     /// advanced by this transaction).
     static func refusal(
         of nextOffsets: [PartitionKey: Int64],
+        firstOffsets: [PartitionKey: Int64],
         claims: [PartitionKey: PartitionClaim],
         stored: [PartitionKey: PartitionClaim],
         updated: Int
@@ -185,6 +194,10 @@ public struct OffsetStore: Sendable {
             }
             if row.nextOffset == next {
                 written += 1
+            } else if let first = firstOffsets[partition], let offset = row.nextOffset, offset > first {
+                elsewhere.append(
+                    "\(partition) starts at \(first), before its stored offset \(offset): records taken under an "
+                        + "earlier claim were written since")
             } else {
                 elsewhere.append(
                     "\(partition) is stored at \(row.nextOffset ?? -1), not at \(claim.nextOffset ?? -1) or \(next)")
