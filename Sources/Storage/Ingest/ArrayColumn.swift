@@ -20,25 +20,13 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
 
     mutating func append(_ value: Element?) {
         count += 1
-        guard let value else {
-            elements.writeInteger(-1, as: Int32.self)
-            return
-        }
-        let lengthIndex = elements.writerIndex
-        elements.writeInteger(0, as: Int32.self)
-        let start = elements.writerIndex
-        value.write(into: &elements)
-        elements.setInteger(Int32(elements.writerIndex - start), at: lengthIndex, as: Int32.self)
+        Element.writeElement(value, into: &elements)
     }
 
     func encode<JSONEncoder: PostgresJSONEncoder>(
         into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
     ) {
-        buffer.writeInteger(1, as: Int32.self)  // dimensions
-        buffer.writeInteger(1, as: Int32.self)  // has nulls (allowed either way)
-        buffer.writeInteger(Element.elementType.rawValue, as: UInt32.self)
-        buffer.writeInteger(Int32(count), as: Int32.self)  // length of the dimension
-        buffer.writeInteger(1, as: Int32.self)  // lower bound
+        Element.writeArrayHeader(count: count, into: &buffer)
         var copy = elements
         buffer.writeBuffer(&copy)
     }
@@ -66,24 +54,10 @@ struct RowColumn<Row: Sendable, Element: ArrayColumnElement>: PostgresNonThrowin
         into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
     ) {
         buffer.reserveCapacity(minimumWritableBytes: 20 + order.count * (4 + Element.typicalSize))
-        buffer.writeInteger(1, as: Int32.self)  // dimensions
-        buffer.writeInteger(1, as: Int32.self)  // has nulls (allowed either way)
-        buffer.writeInteger(Element.elementType.rawValue, as: UInt32.self)
-        buffer.writeInteger(Int32(order.count), as: Int32.self)  // length of the dimension
-        buffer.writeInteger(1, as: Int32.self)  // lower bound
+        Element.writeArrayHeader(count: order.count, into: &buffer)
         rows.withUnsafeBufferPointer { rows in
             guard let base = rows.baseAddress else { return }  // no rows, so `order` is empty
-            for index in order {
-                guard let element = value(base + index) else {
-                    buffer.writeInteger(-1, as: Int32.self)
-                    continue
-                }
-                let lengthIndex = buffer.writerIndex
-                buffer.writeInteger(0, as: Int32.self)
-                let start = buffer.writerIndex
-                element.write(into: &buffer)
-                buffer.setInteger(Int32(buffer.writerIndex - start), at: lengthIndex, as: Int32.self)
-            }
+            for index in order { Element.writeElement(value(base + index), into: &buffer) }
         }
     }
 }
@@ -94,6 +68,31 @@ protocol ArrayColumnElement {
     static var arrayType: PostgresDataType { get }
     static var typicalSize: Int { get }
     func write(into buffer: inout ByteBuffer)
+}
+
+extension ArrayColumnElement {
+    /// The header of a one-dimensional array of `count` elements of this type (binary format).
+    static func writeArrayHeader(count: Int, into buffer: inout ByteBuffer) {
+        buffer.writeInteger(1, as: Int32.self)  // dimensions
+        buffer.writeInteger(1, as: Int32.self)  // has nulls (allowed either way)
+        buffer.writeInteger(elementType.rawValue, as: UInt32.self)
+        buffer.writeInteger(Int32(count), as: Int32.self)  // length of the dimension
+        buffer.writeInteger(1, as: Int32.self)  // lower bound
+    }
+
+    /// One element of such an array: its length and bytes, or -1 for `nil`.
+    @inline(__always)
+    static func writeElement(_ value: Self?, into buffer: inout ByteBuffer) {
+        guard let value else {
+            buffer.writeInteger(-1, as: Int32.self)
+            return
+        }
+        let lengthIndex = buffer.writerIndex
+        buffer.writeInteger(0, as: Int32.self)
+        let start = buffer.writerIndex
+        value.write(into: &buffer)
+        buffer.setInteger(Int32(buffer.writerIndex - start), at: lengthIndex, as: Int32.self)
+    }
 }
 
 extension String: ArrayColumnElement {
