@@ -65,11 +65,7 @@ struct JSONDocument {
     /// - Throws: `ContactCenterDecodingError` with path `$` for malformed JSON, and whatever
     ///   `body` throws.
     static func parse<R>(_ data: Data, _ body: (JSONDocument) throws -> R) throws -> R {
-        try data.withUnsafeBytes { raw in
-            var scanner = JSONScanner(bytes: raw)
-            let (nodes, members) = try scanner.scanDocument()
-            return try body(JSONDocument(bytes: raw, nodes: nodes, members: members))
-        }
+        try data.withUnsafeBytes { raw in try parse(bytes: raw, body) }
     }
 
     /// Parses the bytes and runs `body` with the document.
