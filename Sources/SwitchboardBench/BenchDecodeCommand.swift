@@ -3,7 +3,6 @@ import ContactCenter
 import Foundation
 import Primitives
 import Storage
-import SwitchboardTesting
 
 /// `switchboard-bench bench-decode` (`make bench-decode`): the ingest worker's own share of the
 /// write path, on one thread and without I/O: `bench-ingest`'s CTRs decoded in batches as a lane
@@ -30,13 +29,10 @@ struct BenchDecodeCommand: ParsableCommand {
     var rounds = 5
 
     func run() throws {
-        var generator = TrafficFixtures(seed: 42, profile: .benchmark)
         var source: [SourceRecord] = []
         source.reserveCapacity(records)
         var bytes = 0
-        for index in 0..<records {
-            let isUpdate = index % 20 == 19
-            let record = generator.contactRecord(index: isUpdate ? index - 7 : index, version: isUpdate ? 1 : 0)
+        BenchIngestCommand.forEachCTR(records) { index, record in
             let value = Array(record.jsonData())
             bytes += value.count
             source.append(

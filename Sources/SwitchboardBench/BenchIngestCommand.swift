@@ -28,6 +28,17 @@ struct BenchIngestCommand: AsyncParsableCommand {
     @Option(help: "Partitions of the CTR topic (the mock broker keeps ~5 MB per partition).")
     var partitions = 256
 
+    /// The benchmark's CTRs, in order (`bench-decode` times the worker on the same ones): `count`
+    /// records of the benchmark profile, every 20th a re-emitted update (version 1) of the
+    /// contact seven before it.
+    static func forEachCTR(_ count: Int, _ body: (_ index: Int, _ record: ContactTraceRecord) -> Void) {
+        var generator = TrafficFixtures(seed: 42, profile: .benchmark)
+        for index in 0..<count {
+            let isUpdate = index % 20 == 19
+            body(index, generator.contactRecord(index: isUpdate ? index - 7 : index, version: isUpdate ? 1 : 0))
+        }
+    }
+
     func run() async throws {
         let settings = try Settings()
         LoggingSetup.bootstrap(settings)
@@ -37,16 +48,13 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let benchURL = try Self.url(of: "switchboard_bench", settings: settings)
 
         // 1. Generate realistic CTRs (untimed).
-        var generator = TrafficFixtures(seed: 42, profile: .benchmark)
         var messages: [(key: [UInt8], value: [UInt8])] = []
         messages.reserveCapacity(records)
         var newest: [String: (ContactTraceRecord, Int)] = [:]
         var bytes = 0
         // The same records, in the same order, as an export file for `switchboard import`.
         var export: [UInt8] = []
-        for index in 0..<records {
-            let isUpdate = index % 20 == 19
-            let record = generator.contactRecord(index: isUpdate ? index - 7 : index, version: isUpdate ? 1 : 0)
+        Self.forEachCTR(records) { index, record in
             let value = Array(record.jsonData())
             bytes += value.count
             messages.append((Array(record.contactId.utf8), value))
