@@ -43,13 +43,22 @@ private final class ListSource: IngestSource {
 
 @Suite("Ingest pipeline: lanes, the in-flight bound, a source that ends")
 struct IngestPipelineTests {
-    @Test("claimed partitions are spread evenly over the lanes; one with parts in flight keeps its lane")
-    func balancedLanes() async throws {
-        try await TestDatabase.withFreshDatabase("lanes") { client, database in
+    /// Runs `body` with a pipeline of `configuration` over a fresh, migrated database.
+    static func withPipeline(
+        _ name: String, _ configuration: IngestPipeline.Configuration,
+        _ body: @Sendable (PostgresClient, DatabaseConfiguration, IngestPipeline) async throws -> Void
+    ) async throws {
+        try await TestDatabase.withFreshDatabase(name) { client, database in
             try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
             let pipeline = IngestPipeline(
-                configuration: .init(group: "g", lanes: 2), client: client, database: database,
-                logger: TestDatabase.logger)
+                configuration: configuration, client: client, database: database, logger: TestDatabase.logger)
+            try await body(client, database, pipeline)
+        }
+    }
+
+    @Test("claimed partitions are spread evenly over the lanes; one with parts in flight keeps its lane")
+    func balancedLanes() async throws {
+        try await Self.withPipeline("lanes", .init(group: "g", lanes: 2)) { _, _, pipeline in
             let topic = (0..<4).map { PartitionKey(topic: "contact-records", partition: Int32($0)) }
             _ = try await pipeline.claim(topic)
             func lanes(_ partitions: [PartitionKey]) -> [Int] { partitions.map { pipeline.lane(of: $0) } }
@@ -82,13 +91,9 @@ struct IngestPipelineTests {
         "batches that queue while a lane writes share its next transaction, up to the per-transaction bound",
         arguments: [(8_000, 1...2), (300, 4...5)])
     func queuedBatchesShareATransaction(perTransaction: Int, transactions: ClosedRange<Int>) async throws {
-        try await TestDatabase.withFreshDatabase("merged_\(perTransaction)") { client, database in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
-            let pipeline = IngestPipeline(
-                configuration: .init(
-                    group: "g", lanes: 1, maximumRecordsInFlight: 10_000,
-                    maximumRecordsPerTransaction: perTransaction),
-                client: client, database: database, logger: TestDatabase.logger)
+        let configuration = IngestPipeline.Configuration(
+            group: "g", lanes: 1, maximumRecordsInFlight: 10_000, maximumRecordsPerTransaction: perTransaction)
+        try await Self.withPipeline("merged_\(perTransaction)", configuration) { client, database, pipeline in
             _ = try await pipeline.claim([WriteRecoveryTests.partition])
             // 20 batches of 50 records; contacts 0–99 come again in the last two batches as
             // newer versions, which must replace the first ones across the merged batches.
@@ -148,11 +153,8 @@ struct IngestPipelineTests {
 
     @Test("a cancelled run throws: it never returns as if its source had ended")
     func cancelledRunThrows() async throws {
-        try await TestDatabase.withFreshDatabase("cancelled_run") { client, database in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
-            let pipeline = IngestPipeline(
-                configuration: .init(group: "g", lanes: 2, maximumRecordsInFlight: 400),
-                client: client, database: database, logger: TestDatabase.logger)
+        try await Self.withPipeline("cancelled_run", .init(group: "g", lanes: 2, maximumRecordsInFlight: 400)) {
+            client, _, pipeline in
             _ = try await pipeline.claim([WriteRecoveryTests.partition])
             // A source far longer than the test: only cancellation ends the run.
             let source = CountingSource(total: 100_000_000, batch: 100)
@@ -169,11 +171,8 @@ struct IngestPipelineTests {
 
     @Test("while writes wait, the source is not asked for more than the in-flight bound; then all is written once")
     func inFlightBound() async throws {
-        try await TestDatabase.withFreshDatabase("in_flight") { client, database in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
-            let pipeline = IngestPipeline(
-                configuration: .init(group: "g", lanes: 2, maximumRecordsInFlight: 300),
-                client: client, database: database, logger: TestDatabase.logger)
+        try await Self.withPipeline("in_flight", .init(group: "g", lanes: 2, maximumRecordsInFlight: 300)) {
+            client, database, pipeline in
             _ = try await pipeline.claim([WriteRecoveryTests.partition])
             // Every insert into contact_record waits for this lock until it is released.
             let locker = try await WriteRecoveryTests.lockingContactRecord(database)

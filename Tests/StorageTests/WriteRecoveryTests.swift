@@ -24,6 +24,19 @@ struct WriteRecoveryTests {
         }
     }
 
+    /// Runs `body` on a fresh, migrated database with group `g`'s offset store, its claim of
+    /// ``partition`` and a writer for the group.
+    static func withClaimedWriter(
+        _ name: String,
+        _ body: @Sendable (PostgresClient, OffsetStore, PartitionClaim, IngestWriter) async throws -> Void
+    ) async throws {
+        try await IngestWriterTests.migrated(name) { client in
+            let store = OffsetStore(client: client, group: "g", logger: TestDatabase.logger)
+            let claim = try #require(try await store.claim([partition])[partition])
+            try await body(client, store, claim, IngestWriter(client: client, group: "g", logger: TestDatabase.logger))
+        }
+    }
+
     /// A session of its own whose open transaction holds `contact_record` in SHARE mode: every
     /// insert into it waits until that transaction ends (`COMMIT` on it) or the session closes
     /// (the caller's `closeChannel()`).
@@ -74,10 +87,7 @@ struct WriteRecoveryTests {
 
     @Test("a batch that an abandoned attempt committed is recognized on retry and not written again")
     func retryOfCommittedBatch() async throws {
-        try await IngestWriterTests.migrated("retry_committed") { client in
-            let store = OffsetStore(client: client, group: "g", logger: TestDatabase.logger)
-            let claim = try #require(try await store.claim([Self.partition])[Self.partition])
-            let writer = IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
+        try await Self.withClaimedWriter("retry_committed") { client, store, claim, writer in
             let batch = IngestDecoder().decode(Self.records(20))
 
             let first = try await writer.write(batch, claims: [Self.partition: claim])
@@ -113,10 +123,7 @@ struct WriteRecoveryTests {
     /// 2 for those contacts, `dead_letter` rows twice.
     @Test("a batch whose records start before its partition's stored offset is refused, not applied twice")
     func overlappingBatchRefused() async throws {
-        try await IngestWriterTests.migrated("overlap_refused") { client in
-            let store = OffsetStore(client: client, group: "g", logger: TestDatabase.logger)
-            let claim = try #require(try await store.claim([Self.partition])[Self.partition])
-            let writer = IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
+        try await Self.withClaimedWriter("overlap_refused") { client, store, claim, writer in
             let queued = try await writer.write(
                 IngestDecoder().decode(Self.records(10)), claims: [Self.partition: claim])
             #expect(queued.contactRecordsWritten == 10)
