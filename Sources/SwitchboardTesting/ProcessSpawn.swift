@@ -41,9 +41,17 @@ public enum ProcessSpawn {
     /// blocks; on a 2-core machine two blocked pool threads stall every other test): its exit
     /// status, or 128 + the signal that ended it.
     public static func exit(of pid: pid_t) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: wait(pid)) }
+        await StepWatchdog.step("waiting for process \(pid) (\(commandLine(of: pid))) to exit") {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: wait(pid)) }
+            }
         }
+    }
+
+    /// The command line of a live process, for messages (empty once it has ended).
+    static func commandLine(of pid: pid_t) -> String {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
+        return String(decoding: data.prefix(200).map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 
     /// Waits for `pid` to exit, blocking the calling thread: for `defer` clean-ups after a
@@ -67,6 +75,12 @@ public enum ProcessSpawn {
     /// used. Not its peak memory: on Linux `wait4`'s maximum RSS includes the parent it was forked
     /// from (kept across exec); sample ``peakRSSMegabytes(of:)`` while it runs instead.
     public static func usage(of pid: pid_t) async -> Usage {
+        await StepWatchdog.step("waiting for process \(pid) (\(commandLine(of: pid))) to exit") {
+            await usageWaiting(for: pid)
+        }
+    }
+
+    private static func usageWaiting(for pid: pid_t) async -> Usage {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var status: Int32 = 0

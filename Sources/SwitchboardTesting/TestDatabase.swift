@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Storage
+import Synchronization
 
 /// The PostgreSQL server the test script started (`scripts/test.sh`), read from the environment.
 ///
@@ -34,24 +35,52 @@ public enum TestDatabase {
         _ body: @Sendable (PostgresClient, DatabaseConfiguration) async throws -> T
     ) async throws -> T {
         let base = try configuration()
-        let admin = PostgresClient(configuration: base.clientConfiguration, backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await admin.run() }
-            defer { group.cancelAll() }
-            let database = "t_\(name)".lowercased()
+        let database = "t_\(name)".lowercased()
+        guard databasesInUse.withLock({ $0.insert(database).inserted }) else {
+            // Its DROP … WITH (FORCE) would end the other test's sessions.
+            throw TestDatabaseSetupFailed(
+                detail: "database \(database) is in use by another test: give each test a name of its own")
+        }
+        defer { _ = databasesInUse.withLock { $0.remove(database) } }
+        // The server's administration client stops once the database exists.
+        try await running(base, step: "creating database \(database)") { admin in
             do {
                 try await recreate(database, admin: admin)
             } catch {
                 throw TestDatabaseSetupFailed(detail: String(reflecting: error))
             }
-            var configuration = base
-            configuration.database = database
-            let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
-            return try await withThrowingTaskGroup(of: Void.self) { inner in
-                inner.addTask { await client.run() }
-                defer { inner.cancelAll() }
-                return try await body(client, configuration)
+        }
+        var configuration = base
+        configuration.database = database
+        return try await running(configuration, step: "a test in database \(database)") { client in
+            try await body(client, configuration)
+        }
+    }
+
+    /// The databases of ``withFreshDatabase(_:_:)`` calls in progress.
+    private static let databasesInUse = Mutex<Set<String>>([])
+
+    /// Runs `body` with a client for `configuration` running, then stops the client and waits for
+    /// it: both ``StepWatchdog`` steps (with the client's pool events), so a test that never ends
+    /// says whether it waits in its body or in the client's shutdown, and what the client did last.
+    static func running<T: Sendable>(
+        _ configuration: DatabaseConfiguration, step: String, _ body: (PostgresClient) async throws -> T
+    ) async throws -> T {
+        let recent = LogRing()
+        let client = PostgresClient(
+            configuration: configuration.clientConfiguration,
+            backgroundLogger: recent.logger(label: "test.postgres.\(configuration.database)"))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await StepWatchdog.step(step, recent: recent) { try await body(client) })
+            } catch {
+                result = .failure(error)
             }
+            group.cancelAll()
+            await StepWatchdog.step("\(step): the client's shutdown", recent: recent) { try? await group.waitForAll() }
+            return try result.get()
         }
     }
 }
@@ -62,11 +91,8 @@ extension TestDatabase {
         _ configuration: DatabaseConfiguration,
         _ body: @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
-        let client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(client)
+        try await running(configuration, step: "a client of \(configuration.database) on port \(configuration.port)") {
+            try await body($0)
         }
     }
 }

@@ -1,0 +1,46 @@
+import Logging
+import Testing
+
+@testable import SwitchboardTesting
+
+/// The test helpers' own safeguards: a step that waits too long is reported, and two tests never
+/// share a database.
+@Suite("Test harness: the step watchdog and fresh databases", .enabled(if: TestDatabase.enabled))
+struct TestHarnessTests {
+    @Test("a step waiting past the watchdog's patience is reported once, with its client's last events")
+    func lateStepReported() async throws {
+        let recent = LogRing(capacity: 2)
+        let logger = recent.logger(label: "probe")
+        logger.debug("first")
+        logger.debug("connection closed", metadata: ["id": "7"])
+        logger.debug("lease queued")
+        let name = "probe step \(UInt64.random(in: 0 ... .max))"
+        try await StepWatchdog.step(name, recent: recent) {
+            let early = StepWatchdog.late(at: .now + StepWatchdog.patience - .seconds(1))
+            #expect(!early.contains { $0.hasPrefix(name) })
+            let late = StepWatchdog.late(at: .now + StepWatchdog.patience + .seconds(1))
+            let report = try #require(late.first { $0.hasPrefix(name) })
+            #expect(report.contains("probe: connection closed id=7"))
+            #expect(report.contains("probe: lease queued"))
+            #expect(!report.contains("first"), "the ring keeps its last 2 lines")
+            let again = StepWatchdog.late(at: .now + StepWatchdog.patience + .seconds(2))
+            #expect(!again.contains { $0.hasPrefix(name) }, "reported once")
+        }
+        let after = StepWatchdog.late(at: .now + StepWatchdog.patience * 2)
+        #expect(!after.contains { $0.hasPrefix(name) }, "a finished step is forgotten")
+    }
+
+    @Test("a database name in use by another test is refused, not dropped under it")
+    func databaseInUseRefused() async throws {
+        try await TestDatabase.withFreshDatabase("harness_in_use") { client, _ in
+            await #expect(throws: TestDatabaseSetupFailed.self) {
+                try await TestDatabase.withFreshDatabase("harness_in_use") { _, _ in }
+            }
+            // The first test's database was not dropped: its client still works.
+            let rows = try await client.query("SELECT 1", logger: TestDatabase.logger)
+            var count = 0
+            for try await _ in rows { count += 1 }
+            #expect(count == 1)
+        }
+    }
+}
