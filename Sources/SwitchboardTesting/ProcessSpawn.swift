@@ -10,15 +10,18 @@ import Foundation
 /// children reliably here (a finished child stayed a zombie and `waitUntilExit` never returned).
 public enum ProcessSpawn {
     /// Starts `arguments` with `environment`; standard output and error are appended to `output`,
-    /// or inherited when it is `nil`.
+    /// or inherited when it is `nil`; standard input is the descriptor `input`, or inherited.
     ///
     /// - Throws: `POSIXError` when the process cannot be started.
-    public static func start(_ arguments: [String], environment: [String: String], output: String? = nil) throws
-        -> pid_t
-    {
+    public static func start(
+        _ arguments: [String], environment: [String: String], output: String? = nil, input: Int32? = nil
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        }
         if let output {
             posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)

@@ -1,10 +1,16 @@
 import Foundation
+import SwitchboardTesting
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `openssl s_server` on a free loopback port, with a throwaway self-signed certificate, that
 /// records what a client sends it: with `-msg` it prints every TLS message (the first bytes of
 /// each record in hex) and, once a handshake completes, the decrypted bytes the client sent.
 ///
-/// It is not Kafka: a client's requests are never answered.
+/// It is not Kafka: a client's requests are never answered. Started with ``ProcessSpawn``, as
+/// every child of the tests: Foundation's `Process.waitUntilExit` could wait for good here.
 final class TLSProbeServer {
     /// The certificate (PEM), for the client's `ssl.ca.location`; valid for `IP:127.0.0.1`.
     let certificatePath: String
@@ -13,9 +19,10 @@ final class TLSProbeServer {
 
     private let directory: URL
     private let outputPath: String
-    private let process = Process()
-    /// Held open: s_server ends when its standard input does.
-    private let input = Pipe()
+    private let pid: pid_t
+    /// The write end of s_server's standard input, held open: s_server ends when its input does.
+    private let input: Int32
+    private var stopped = false
 
     /// Generates the certificate and starts the server.
     ///
@@ -27,35 +34,37 @@ final class TLSProbeServer {
         certificatePath = directory.appendingPathComponent("certificate.pem").path
         let keyPath = directory.appendingPathComponent("key.pem").path
         outputPath = directory.appendingPathComponent("s_server.log").path
+        let environment = ProcessInfo.processInfo.environment
 
-        let request = Process()
-        request.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        request.arguments = [
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", keyPath, "-out", certificatePath, "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1",
-        ]
-        request.standardOutput = FileHandle.nullDevice
-        request.standardError = FileHandle.nullDevice
-        try request.run()
-        request.waitUntilExit()
-        guard request.terminationStatus == 0 else {
-            throw TestFailure("openssl req failed with status \(request.terminationStatus)")
+        let request = try ProcessSpawn.start(
+            [
+                "/usr/bin/env", "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyPath, "-out", certificatePath, "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ], environment: environment, output: "/dev/null")
+        let status = await ProcessSpawn.exit(of: request)
+        guard status == 0 else {
+            throw TestFailure("openssl req failed with status \(status)")
         }
 
-        guard FileManager.default.createFile(atPath: outputPath, contents: nil) else {
-            throw TestFailure("cannot create \(outputPath)")
-        }
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // Close-on-exec on both ends: other tests' children must not hold s_server's input open
+        // (dup2 onto s_server's standard input clears the flag there).
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        input = ends[1]
+        defer { close(ends[0]) }
         // Port 0: the kernel picks a free port, and s_server prints it ("ACCEPT 127.0.0.1:PORT").
-        process.arguments = [
-            "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", certificatePath, "-key", keyPath, "-msg",
-        ]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        do {
+            pid = try ProcessSpawn.start(
+                [
+                    "/usr/bin/env", "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", certificatePath,
+                    "-key", keyPath, "-msg",
+                ], environment: environment, output: outputPath, input: ends[0])
+        } catch {
+            close(ends[1])
+            throw error
+        }
         port = try await waitFor("s_server's ACCEPT line", within: deadline) { text in
             text.split(separator: "\n").lazy.compactMap { line -> Int? in
                 guard line.hasPrefix("ACCEPT 127.0.0.1:") else { return nil }
@@ -95,7 +104,7 @@ final class TLSProbeServer {
         while true {
             let text = output
             if let value = extract(text) { return value }
-            guard clock.now < end, process.isRunning else {
+            guard clock.now < end, !stopped, kill(pid, 0) == 0 else {
                 throw TestFailure("\(what): not seen within \(deadline); s_server printed:\n\(text)")
             }
             try await Task.sleep(for: .milliseconds(50))
@@ -104,12 +113,14 @@ final class TLSProbeServer {
 
     /// Stops the server and removes its files.
     func stop() {
-        if process.isRunning {
-            // SIGKILL, not `terminate()`'s SIGTERM: the child inherits the test runner thread's
-            // blocked signal mask, so a SIGTERM would stay pending forever (seen here).
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        guard !stopped else { return }
+        stopped = true
+        // SIGKILL, not SIGTERM: the child inherits the test runner thread's blocked signal mask,
+        // so a SIGTERM could stay pending forever (seen here). It ends at once, so the blocking
+        // wait is short.
+        kill(pid, SIGKILL)
+        _ = ProcessSpawn.wait(pid)
+        close(input)
         try? FileManager.default.removeItem(at: directory)
     }
 }
