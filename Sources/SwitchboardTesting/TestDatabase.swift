@@ -67,8 +67,14 @@ public enum TestDatabase {
         _ configuration: DatabaseConfiguration, step: String, _ body: (PostgresClient) async throws -> T
     ) async throws -> T {
         let recent = LogRing()
+        var clientConfiguration = configuration.clientConfiguration
+        // postgres-nio 1.33 can queue a lease behind a connection that is connecting or keeping
+        // alive and, if that connection then closes, open no other until the next lease; a test
+        // whose flow is sequential has none and would wait for good. A pool that keeps one
+        // connection replaces the closed one, which serves the queued lease.
+        clientConfiguration.options.minimumConnections = 1
         let client = PostgresClient(
-            configuration: configuration.clientConfiguration,
+            configuration: clientConfiguration,
             backgroundLogger: recent.logger(label: "test.postgres.\(configuration.database)"))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
