@@ -51,13 +51,13 @@ public enum StepWatchdog {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// The steps waiting longer than ``patience`` at `now` and not reported before (each is
-    /// reported once), described with what their client said last.
-    static func late(at now: ContinuousClock.Instant) -> [String] {
+    /// The steps named as `include` says that wait longer than ``patience`` at `now` and were not
+    /// reported before (each is reported once), described with what their client said last.
+    static func late(at now: ContinuousClock.Instant, named include: (String) -> Bool = { _ in true }) -> [String] {
         steps.withLock { steps -> [String] in
             var late: [String] = []
             for (id, step) in steps.sorted(by: { $0.key < $1.key })
-            where !step.reported && now - step.began > patience {
+            where !step.reported && now - step.began > patience && include(step.name) {
                 steps[id]?.reported = true
                 var line = "\(step.name) (waiting \(now - step.began))"
                 if let recent = step.recent?.text, !recent.isEmpty { line += "; its client's last events:\n\(recent)" }

@@ -15,18 +15,20 @@ struct TestHarnessTests {
         logger.debug("connection closed", metadata: ["id": "7"])
         logger.debug("lease queued")
         let name = "probe step \(UInt64.random(in: 0 ... .max))"
+        // Only this step is looked at: marking other tests' steps reported would silence them.
+        let probe = { (step: String) in step == name }
         try await StepWatchdog.step(name, recent: recent) {
-            let early = StepWatchdog.late(at: .now + StepWatchdog.patience - .seconds(1))
+            let early = StepWatchdog.late(at: .now + StepWatchdog.patience - .seconds(1), named: probe)
             #expect(!early.contains { $0.hasPrefix(name) })
-            let late = StepWatchdog.late(at: .now + StepWatchdog.patience + .seconds(1))
+            let late = StepWatchdog.late(at: .now + StepWatchdog.patience + .seconds(1), named: probe)
             let report = try #require(late.first { $0.hasPrefix(name) })
             #expect(report.contains("probe: connection closed id=7"))
             #expect(report.contains("probe: lease queued"))
             #expect(!report.contains("first"), "the ring keeps its last 2 lines")
-            let again = StepWatchdog.late(at: .now + StepWatchdog.patience + .seconds(2))
+            let again = StepWatchdog.late(at: .now + StepWatchdog.patience + .seconds(2), named: probe)
             #expect(!again.contains { $0.hasPrefix(name) }, "reported once")
         }
-        let after = StepWatchdog.late(at: .now + StepWatchdog.patience * 2)
+        let after = StepWatchdog.late(at: .now + StepWatchdog.patience * 2, named: probe)
         #expect(!after.contains { $0.hasPrefix(name) }, "a finished step is forgotten")
     }
 
