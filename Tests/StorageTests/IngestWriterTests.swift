@@ -106,6 +106,59 @@ struct IngestWriterTests {
         }
     }
 
+    /// The worker sends `raw` and `attributes` in `jsonb`'s member order (RawJSONForm.jsonbOrder):
+    /// PostgreSQL's own parse of the bytes as received is the oracle.
+    @Test("raw and attributes hold the JSON as received (compared as jsonb), whatever order the worker sends")
+    func rawAsReceived() async throws {
+        let ctr = #"""
+            {"Queue":{"Name":"q","ARN":"arn:q","EnqueueTimestamp":"2026-11-18T10:00:05Z","Duration":30},
+             "ContactId":"raw-order-1","Channel":"VOICE","InitiationMethod":"INBOUND",
+             "InitiationTimestamp":"2026-11-18T10:00:00Z","DisconnectTimestamp":"2026-11-18T10:05:00Z",
+             "LastUpdateTimestamp":"2026-11-18T10:06:00Z",
+             "Attributes":{"store_id":"s-1","日本":"寿司","a":"x\"y","\u0062":"escaped name","B":"\n"},
+             "Extra":{"z":[{"b":1,"a":2.50}],"a":null,"\u0062b":true,"é":-1e3},"Extra":{"dup":"the last wins"}}
+            """#
+        var fixtures = TrafficFixtures(seed: 3)
+        let agent = String(decoding: fixtures.agentEvent(index: 0).jsonData(), as: UTF8.self)
+        let contact = String(decoding: fixtures.contactEvent(index: 0).jsonData(), as: UTF8.self)
+        try await Self.migrated("raw_order") { client in
+            let writer = IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
+            let batch = IngestDecoder().decode([
+                SourceRecord(
+                    topic: "contact-records", partition: 0, offset: 0, key: nil, value: Array(ctr.utf8)),
+                SourceRecord(topic: "agent-events", partition: 0, offset: 0, key: nil, value: Array(agent.utf8)),
+                SourceRecord(topic: "contact-events", partition: 0, offset: 0, key: nil, value: Array(contact.utf8)),
+            ])
+            #expect(batch.deadLetters.isEmpty)
+            let summary = try await writer.write(batch, claims: nil)
+            #expect(summary.contactRecordsWritten == 1)
+            #expect(summary.agentEventsWritten == 1)
+            #expect(summary.contactEventsWritten == 1)
+            let rows = try await client.query(
+                """
+                SELECT (SELECT raw = \(ctr)::jsonb FROM contact_record),
+                       (SELECT attributes = (\(ctr)::jsonb)->'Attributes' FROM contact_record),
+                       (SELECT raw -> 'Extra' ->> 'dup' FROM contact_record),
+                       (SELECT raw = \(agent)::jsonb FROM agent_event),
+                       (SELECT raw = \(contact)::jsonb FROM contact_event)
+                """,
+                logger: TestDatabase.logger
+            )
+            var seen = 0
+            for try await (raw, attributes, duplicate, agentRaw, contactRaw) in rows.decode(
+                (Bool, Bool, String?, Bool, Bool).self)
+            {
+                #expect(raw)
+                #expect(attributes)
+                #expect(duplicate == "the last wins")
+                #expect(agentRaw)
+                #expect(contactRaw)
+                seen += 1
+            }
+            #expect(seen == 1)
+        }
+    }
+
     @Test("a zombie writer whose partition was claimed by another worker cannot commit")
     func zombieIsFenced() async throws {
         try await Self.migrated("fence") { client in

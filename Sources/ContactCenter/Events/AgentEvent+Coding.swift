@@ -11,18 +11,22 @@ extension AgentEvent {
     /// ``AgentStatus/Kind/derived(fromName:)``), `NextAgentStatus`, `AgentHierarchyGroups`.
     /// Unknown event types, status types and contact states are kept as `.other`.
     ///
-    /// - Parameter jsonData: One agent event as UTF-8 JSON.
+    /// - Parameters:
+    ///   - jsonData: One agent event as UTF-8 JSON.
+    ///   - form: What ``rawJSON`` keeps: the bytes as received, or the same value in `jsonb`'s
+    ///     member order (what the ingest stores).
     /// - Throws: ``ContactCenterDecodingError`` naming the field path, e.g.
     ///   `CurrentAgentSnapshot.Contacts[0].StateStartTimestamp`.
-    public init(jsonData: Data) throws {
+    public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
         do {
-            self = try JSONDocument.parse(jsonData) { document in
+            let (decoded, raw) = try JSONDocument.decode(jsonData, keepingRaw: form) { document in
                 try AgentEvent(root: JSONObjectReader.root(document))
             }
+            self = decoded
+            rawJSON = raw
         } catch let error as ContactCenterDecodingError {
             throw error.attributed(to: "AgentEvent")
         }
-        rawJSON = jsonData
     }
 
     private init(root: JSONObjectReader) throws {

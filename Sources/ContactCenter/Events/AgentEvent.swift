@@ -65,7 +65,8 @@ public struct AgentEvent: Sendable, Hashable {
     public var currentSnapshot: AgentSnapshot?
     /// `PreviousAgentSnapshot`: the agent before the event.
     public var previousSnapshot: AgentSnapshot?
-    /// The exact bytes this event was decoded from; `nil` for events built in memory.
+    /// The exact bytes this event was decoded from, or the same JSON value in `jsonb`'s member
+    /// order (``RawJSONForm``); `nil` for events built in memory.
     public var rawJSON: Data?
 
     /// Creates an event in memory, e.g. for the traffic simulator or tests.

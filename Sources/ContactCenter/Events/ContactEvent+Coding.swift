@@ -20,18 +20,22 @@ extension ContactEvent {
     /// When `detail-type` is present it must be `Amazon Connect Contact Event`, so a misrouted
     /// EventBridge rule is dead-lettered with a clear reason rather than folded in.
     ///
-    /// - Parameter jsonData: One event as UTF-8 JSON.
+    /// - Parameters:
+    ///   - jsonData: One event as UTF-8 JSON.
+    ///   - form: What ``rawJSON`` keeps: the bytes as received, or the same value in `jsonb`'s
+    ///     member order (what the ingest stores).
     /// - Throws: ``ContactCenterDecodingError`` naming the field path as the message spells it,
     ///   e.g. `detail.queueInfo.enqueueTimestamp` or `detail.QueueInfo.EnqueueTimestamp`.
-    public init(jsonData: Data) throws {
+    public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
         do {
-            self = try JSONDocument.parse(jsonData) { document in
+            let (decoded, raw) = try JSONDocument.decode(jsonData, keepingRaw: form) { document in
                 try ContactEvent(root: JSONObjectReader.root(document))
             }
+            self = decoded
+            rawJSON = raw
         } catch let error as ContactCenterDecodingError {
             throw error.attributed(to: "ContactEvent")
         }
-        rawJSON = jsonData
     }
 
     /// The id of an event that came without the EventBridge envelope:

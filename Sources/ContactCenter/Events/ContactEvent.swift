@@ -146,7 +146,8 @@ public struct ContactEvent: Sendable, Hashable {
     public var queueInfo: QueueInfo?
     /// `detail.agentInfo`.
     public var agentInfo: AgentInfo?
-    /// The exact bytes this event was decoded from; `nil` for events built in memory.
+    /// The exact bytes this event was decoded from, or the same JSON value in `jsonb`'s member
+    /// order (``RawJSONForm``); `nil` for events built in memory.
     public var rawJSON: Data?
 
     /// Creates an event in memory, e.g. for the traffic simulator or tests.

@@ -14,19 +14,23 @@ extension ContactTraceRecord {
     /// and the record must have a version (`LastUpdateTimestamp`, else `DisconnectTimestamp`,
     /// else `InitiationTimestamp`).
     ///
-    /// - Parameter jsonData: One CTR as UTF-8 JSON.
+    /// - Parameters:
+    ///   - jsonData: One CTR as UTF-8 JSON.
+    ///   - form: What ``rawJSON`` keeps: the bytes as received, or the same value in `jsonb`'s
+    ///     member order (what the ingest stores).
     /// - Throws: ``ContactCenterDecodingError`` naming the field path and the problem, e.g.
     ///   path `Agent.AgentInteractionDuration`, reason `expected a whole number of seconds (a
     ///   JSON number), found a string "220"`.
-    public init(jsonData: Data) throws {
+    public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
         do {
-            self = try JSONDocument.parse(jsonData) { document in
+            let (decoded, raw) = try JSONDocument.decode(jsonData, keepingRaw: form) { document in
                 try ContactTraceRecord(root: JSONObjectReader.root(document))
             }
+            self = decoded
+            rawJSON = raw
         } catch let error as ContactCenterDecodingError {
             throw error.attributed(to: "ContactTraceRecord")
         }
-        rawJSON = jsonData
     }
 
     private init(root: JSONObjectReader) throws {

@@ -68,7 +68,8 @@ public struct ContactTraceRecord: Sendable, Hashable {
     /// `TransferredToEndpoint`: the endpoint the contact was transferred to out of Amazon
     /// Connect. A phone number: mask it before showing it to analysts.
     public var transferredToEndpoint: Endpoint?
-    /// The exact bytes this record was decoded from; `nil` for records built in memory.
+    /// The exact bytes this record was decoded from, or the same JSON value in `jsonb`'s member
+    /// order (``RawJSONForm``); `nil` for records built in memory.
     public var rawJSON: Data?
 
     /// Creates a record in memory, e.g. for the traffic simulator or tests.

@@ -97,11 +97,11 @@ public struct IngestDecoder: Sendable {
             switch record.topic {
             case topics.contactRecords,
                 _ where record.topic.hasPrefix(Self.importTopicPrefix):
-                return .success(.contactRecord(try ContactTraceRecord(jsonData: data)))
+                return .success(.contactRecord(try ContactTraceRecord(jsonData: data, keepingRaw: .jsonbOrder)))
             case topics.agentEvents:
-                return .success(.agentEvent(try AgentEvent(jsonData: data)))
+                return .success(.agentEvent(try AgentEvent(jsonData: data, keepingRaw: .jsonbOrder)))
             case topics.contactEvents:
-                return .success(.contactEvent(try ContactEvent(jsonData: data)))
+                return .success(.contactEvent(try ContactEvent(jsonData: data, keepingRaw: .jsonbOrder)))
             default:
                 return .failure(
                     DeadLetterReason(kind: "unknown_topic", message: "no decoder for topic \(record.topic)"))
