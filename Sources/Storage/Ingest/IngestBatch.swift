@@ -15,6 +15,9 @@ public struct IngestBatch: Sendable {
         public var topic: String
         /// Its key bytes, kept for a dead letter.
         public var key: [UInt8]?
+        /// Its value bytes as received, kept for a dead letter: the decoded value's `rawJSON` is
+        /// the same JSON in `jsonb`'s member order (``IngestDecoder``). `nil` when built otherwise.
+        public var received: [UInt8]? = nil
     }
 
     /// Contact trace records, de-duplicated per contact (the newest copy of the batch kept).
@@ -141,7 +144,7 @@ public struct IngestBatch: Sendable {
             guard record.partitionMonth < horizon else { return false }
             refuse(
                 sourced, time: record.initiationTimestamp ?? record.lastUpdateTimestamp,
-                raw: Array(record.rawJSON ?? record.jsonData()),
+                raw: sourced.received ?? Array(record.rawJSON ?? record.jsonData()),
                 what: record.initiationTimestamp == nil
                     ? "LastUpdateTimestamp (no InitiationTimestamp)" : "InitiationTimestamp")
             contactRecordCopies[sourced.value.contactId] = nil
@@ -151,14 +154,15 @@ public struct IngestBatch: Sendable {
             guard sourced.value.eventTimestamp < horizon else { return false }
             refuse(
                 sourced, time: sourced.value.eventTimestamp,
-                raw: Array(sourced.value.rawJSON ?? sourced.value.jsonData()), what: "EventTimestamp")
+                raw: sourced.received ?? Array(sourced.value.rawJSON ?? sourced.value.jsonData()),
+                what: "EventTimestamp")
             return true
         }
         contactEvents.removeAll { sourced in
             guard sourced.value.time < horizon else { return false }
             refuse(
-                sourced, time: sourced.value.time, raw: Array(sourced.value.rawJSON ?? sourced.value.jsonData()),
-                what: "event time")
+                sourced, time: sourced.value.time,
+                raw: sourced.received ?? Array(sourced.value.rawJSON ?? sourced.value.jsonData()), what: "event time")
             return true
         }
         return deadLetters.count - before

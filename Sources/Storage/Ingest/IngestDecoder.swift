@@ -41,8 +41,8 @@ public struct IngestDecoder: Sendable {
                 )
             case .success(.contactRecord(let ctr)):
                 let sourced = IngestBatch.Sourced(
-                    value: ctr, partition: record.partition, offset: record.offset, topic: record.topic, key: record.key
-                )
+                    value: ctr, partition: record.partition, offset: record.offset, topic: record.topic, key: record.key,
+                    received: record.value)
                 batch.contactRecordCopies[ctr.contactId, default: 0] += 1
                 batch.keepNewest(sourced, indexedBy: &contactIndex)
             case .success(.agentEvent(let event)):
@@ -50,14 +50,14 @@ public struct IngestDecoder: Sendable {
                     batch.agentEvents.append(
                         .init(
                             value: event, partition: record.partition, offset: record.offset, topic: record.topic,
-                            key: record.key))
+                            key: record.key, received: record.value))
                 }
             case .success(.contactEvent(let event)):
                 if contactEventIDs.insert(event.id).inserted {
                     batch.contactEvents.append(
                         .init(
                             value: event, partition: record.partition, offset: record.offset, topic: record.topic,
-                            key: record.key))
+                            key: record.key, received: record.value))
                 }
             }
         }
