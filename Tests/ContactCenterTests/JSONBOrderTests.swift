@@ -15,8 +15,14 @@ struct JSONBOrderTests {
     @Test(
         "members are ordered shorter names first, then by their bytes, at every depth; nothing else changes",
         arguments: [
-            (#"{"b":1,"aa":{"z":[{"y":1,"x":2}],"ab":null},"a":"s"}"#, #"{"a":"s","b":1,"aa":{"z":[{"x":2,"y":1}],"ab":null}}"#),
-            (" {\n  \"b\" : [ 1.50 , -2e3, true, false ] ,\t\"a\": \"x y\" } ", #"{"a":"x y","b":[1.50,-2e3,true,false]}"#),
+            (
+                #"{"b":1,"aa":{"z":[{"y":1,"x":2}],"ab":null},"a":"s"}"#,
+                #"{"a":"s","b":1,"aa":{"z":[{"x":2,"y":1}],"ab":null}}"#
+            ),
+            (
+                " {\n  \"b\" : [ 1.50 , -2e3, true, false ] ,\t\"a\": \"x y\" } ",
+                #"{"a":"x y","b":[1.50,-2e3,true,false]}"#
+            ),
             // "é" is two bytes: after "ab" (0x61 < 0xC3), both after "z".
             (#"{"é":1,"z":2,"ab":3}"#, #"{"z":2,"ab":3,"é":1}"#),
             // Upper case sorts before lower case (0x41 < 0x61); strings keep their escapes.
@@ -38,7 +44,9 @@ struct JSONBOrderTests {
     func escapedNames() throws {
         #expect(try reordered(#"{"b":1,"\u0061":2}"#) == #"{"b":1,"\u0061":2}"#)
         // Only that object: its neighbours are still ordered.
-        #expect(try reordered(#"{"y":{"b":1,"\u0061":2},"x":{"b":1,"a":2}}"#) == #"{"x":{"a":2,"b":1},"y":{"b":1,"\u0061":2}}"#)
+        #expect(
+            try reordered(#"{"y":{"b":1,"\u0061":2},"x":{"b":1,"a":2}}"#)
+                == #"{"x":{"a":2,"b":1},"y":{"b":1,"\u0061":2}}"#)
     }
 
     /// Every published sample: decoded in jsonb order, the raw JSON is the same value (compared by

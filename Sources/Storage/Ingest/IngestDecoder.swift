@@ -41,7 +41,8 @@ public struct IngestDecoder: Sendable {
                 )
             case .success(.contactRecord(let ctr)):
                 let sourced = IngestBatch.Sourced(
-                    value: ctr, partition: record.partition, offset: record.offset, topic: record.topic, key: record.key,
+                    value: ctr, partition: record.partition, offset: record.offset, topic: record.topic,
+                    key: record.key,
                     received: record.value)
                 batch.contactRecordCopies[ctr.contactId, default: 0] += 1
                 batch.keepNewest(sourced, indexedBy: &contactIndex)
