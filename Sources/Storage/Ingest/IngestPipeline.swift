@@ -179,8 +179,9 @@ public final class IngestPipeline: Sendable {
 
     /// The run-time parameters of the writer's sessions.
     static func sessionParameters(_ configuration: Configuration) -> [(String, String)] {
-        // A batch's unnest() arrays are materialized per column: with the default 4 MB of
-        // work_mem a lane's `raw` column spills to a temporary file on every batch.
+        // A batch's rows pass through tuplestores and hashes (the rollup triggers' transition
+        // tables hold whole rows, `raw` included; the upkeep's joins): with the default 4 MB of
+        // work_mem a large batch spills to temporary files.
         var parameters = [("work_mem", "64MB")]
         // PostgreSQL notices that a client has gone only when it next reads from it: a session
         // whose worker was killed, or partitioned away, mid-statement would run its statement to

@@ -178,6 +178,11 @@ public struct IngestWriter: Sendable {
     /// The upsert of a batch's contact records (binds encoded, nothing sent): the version guard
     /// of DESIGN.md in SQL; returns the ids of the rows it wrote. Public for `switchboard-bench
     /// bench-decode`, which times the worker's share of the write path.
+    ///
+    /// The arrays are unnested in the select list, in lockstep, not in `FROM`: PostgreSQL copies
+    /// every value of a `FROM unnest(…)` into a tuplestore before the first row comes out, and
+    /// the select list reads them from the arrays as it goes (2,000 of the bench's CTRs inserted in
+    /// the lab: 85–90 ms from `FROM`, 68–75 ms from the select list; the events' inserts likewise).
     public static func upsertQuery(
         _ records: [IngestBatch.Sourced<ContactTraceRecord>], copies: [String: Int]
     ) -> PostgresQuery {
@@ -192,16 +197,20 @@ public struct IngestWriter: Sendable {
                 last_update_ts, source_partition, source_offset, versions_seen, agent_connection_attempts,
                 transfer_completed_ts, transferred_to_endpoint, agent_hierarchy_level1, agent_hierarchy_level2,
                 agent_hierarchy_level3, agent_hierarchy_level4, agent_hierarchy_level5, initiation_month)
-            SELECT * FROM unnest(
-                \(c.contactID), \(c.initialContactID), \(c.previousContactID), \(c.nextContactID), \(c.channel),
-                \(c.initiationMethod), \(c.initiation), \(c.connectedToSystem), \(c.disconnect), \(c.disconnectReason),
-                \(c.queueName), \(c.queueARN), \(c.enqueue), \(c.dequeue), \(c.queueDuration), \(c.agentUsername),
-                \(c.agentARN), \(c.connectedToAgent), \(c.agentInteraction), \(c.customerHold), \(c.acwStart),
-                \(c.acwEnd), \(c.acw), \(c.numberOfHolds), \(c.longestHold), \(c.routingProfile), \(c.dialedNumber),
-                \(c.customerNumber), \(c.storeID), \(c.attributes), \(c.raw), \(c.lastUpdate), \(c.partition),
-                \(c.offset), \(c.versionsSeen), \(c.agentConnectionAttempts), \(c.transferCompleted),
-                \(c.transferredToEndpoint), \(c.hierarchyLevel1), \(c.hierarchyLevel2), \(c.hierarchyLevel3),
-                \(c.hierarchyLevel4), \(c.hierarchyLevel5), \(c.initiationMonth))
+            SELECT unnest(\(c.contactID)), unnest(\(c.initialContactID)), unnest(\(c.previousContactID)),
+                unnest(\(c.nextContactID)), unnest(\(c.channel)), unnest(\(c.initiationMethod)),
+                unnest(\(c.initiation)), unnest(\(c.connectedToSystem)), unnest(\(c.disconnect)),
+                unnest(\(c.disconnectReason)), unnest(\(c.queueName)), unnest(\(c.queueARN)), unnest(\(c.enqueue)),
+                unnest(\(c.dequeue)), unnest(\(c.queueDuration)), unnest(\(c.agentUsername)), unnest(\(c.agentARN)),
+                unnest(\(c.connectedToAgent)), unnest(\(c.agentInteraction)), unnest(\(c.customerHold)),
+                unnest(\(c.acwStart)), unnest(\(c.acwEnd)), unnest(\(c.acw)), unnest(\(c.numberOfHolds)),
+                unnest(\(c.longestHold)), unnest(\(c.routingProfile)), unnest(\(c.dialedNumber)),
+                unnest(\(c.customerNumber)), unnest(\(c.storeID)), unnest(\(c.attributes)), unnest(\(c.raw)),
+                unnest(\(c.lastUpdate)), unnest(\(c.partition)), unnest(\(c.offset)), unnest(\(c.versionsSeen)),
+                unnest(\(c.agentConnectionAttempts)), unnest(\(c.transferCompleted)),
+                unnest(\(c.transferredToEndpoint)), unnest(\(c.hierarchyLevel1)), unnest(\(c.hierarchyLevel2)),
+                unnest(\(c.hierarchyLevel3)), unnest(\(c.hierarchyLevel4)), unnest(\(c.hierarchyLevel5)),
+                unnest(\(c.initiationMonth))
             ON CONFLICT (contact_id, initiation_month) DO UPDATE SET
                 initial_contact_id = EXCLUDED.initial_contact_id, previous_contact_id = EXCLUDED.previous_contact_id,
                 next_contact_id = EXCLUDED.next_contact_id, channel = EXCLUDED.channel,
@@ -325,9 +334,10 @@ public struct IngestWriter: Sendable {
                 INSERT INTO agent_event (event_id, agent_arn, event_type, event_ts, username, status_name, status_type,
                     status_start_ts, activity, contact_count, routing_profile, raw, source_partition, source_offset,
                     contact_state)
-                SELECT * FROM unnest(\(eventID), \(agentARN), \(eventType), \(eventTime), \(username), \(statusName),
-                    \(statusType), \(statusStart), \(activity), \(contactCount), \(routingProfile), \(raw), \(partition),
-                    \(offset), \(contactState))
+                SELECT unnest(\(eventID)), unnest(\(agentARN)), unnest(\(eventType)), unnest(\(eventTime)),
+                    unnest(\(username)), unnest(\(statusName)), unnest(\(statusType)), unnest(\(statusStart)),
+                    unnest(\(activity)), unnest(\(contactCount)), unnest(\(routingProfile)), unnest(\(raw)),
+                    unnest(\(partition)), unnest(\(offset)), unnest(\(contactState))
                 ON CONFLICT (event_id, event_ts) DO NOTHING
                 RETURNING agent_arn, event_ts
             )
@@ -390,8 +400,9 @@ public struct IngestWriter: Sendable {
             """
             INSERT INTO contact_event (event_id, contact_id, event_type, event_ts, channel, initiation_method,
                 queue_arn, agent_arn, raw, source_partition, source_offset)
-            SELECT * FROM unnest(\(eventID), \(contactID), \(eventType), \(eventTime), \(channel), \(initiationMethod),
-                \(queueARN), \(agentARN), \(raw), \(partition), \(offset))
+            SELECT unnest(\(eventID)), unnest(\(contactID)), unnest(\(eventType)), unnest(\(eventTime)),
+                unnest(\(channel)), unnest(\(initiationMethod)), unnest(\(queueARN)), unnest(\(agentARN)),
+                unnest(\(raw)), unnest(\(partition)), unnest(\(offset))
             ON CONFLICT (event_id, event_ts) DO NOTHING
             RETURNING 1
             """,
