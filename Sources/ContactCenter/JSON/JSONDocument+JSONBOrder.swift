@@ -10,10 +10,11 @@ public enum RawJSONForm: Sendable, Hashable {
     ///
     /// For a record headed for a `jsonb` column. `jsonb` sorts each object's members when it
     /// builds a value, and its sort first checks whether they are already in order (measured on
-    /// the bench's contact trace records, 2026-11-24: parsing 2,000 of them into `jsonb` took
-    /// 77–83 ms as Amazon Connect orders their members, 54–58 ms in this order). So the ingest
-    /// worker, which has every object's members at hand after decoding, saves PostgreSQL — the
-    /// one part of the pipeline that does not scale out — about a quarter of its work on `raw`.
+    /// the bench's contact trace records on a quiet machine, 2026-11-24: parsing 2,000 of them
+    /// into `jsonb` took 86–88 ms as Amazon Connect orders their members, 61 ms in this order).
+    /// So the ingest worker, which has every object's members at hand after decoding, saves
+    /// PostgreSQL — the one part of the pipeline that does not scale out — over a quarter of its
+    /// work on `raw`.
     /// The stored value is the same (`jsonb` keeps neither member order nor whitespace): the
     /// sort is stable, so repeated names stay in document order and the last one still wins. An
     /// object with an escaped member name (compared decoded by `jsonb`) keeps its order.
