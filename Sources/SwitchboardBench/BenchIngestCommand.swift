@@ -162,7 +162,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
             "streams: \(streams.map { Int($0.rate) }) rows/s, L: \(limitSeconds.map { Int(Double(distinct) / $0) }) rows/s, streams without the rollups' upkeep: \(bareStreams.map { Int($0.rate) }) rows/s (alternated)"
         )
         print(
-            "transactions writing the \(distinct) contacts: streams \(streams.map(\.transactions)), without the upkeep \(bareStreams.map(\.transactions))"
+            "transactions writing the \(distinct) contacts: streams \(streams.map(\.transactions)), without the upkeep \(bareStreams.map(\.transactions)); queue buckets per transaction (median): \(streams.map(\.bucketsPerTransaction))"
         )
         print(
             String(
@@ -313,15 +313,25 @@ struct BenchIngestCommand: AsyncParsableCommand {
             let seconds = (end - startTime).inSeconds
             // The transactions that wrote the rows (each row keeps the id of the last one that
             // wrote it; a later version replaces its row, so this can only undercount).
+            // And the median number of queue buckets (15-minute intervals of a queue) a transaction's
+            // rows fall in: what the rollups' upkeep rewrites per transaction.
             var transactions = 0
-            for try await value in try await client.query(
-                "SELECT count(DISTINCT xmin::text)::bigint FROM contact_record", logger: logger
-            ).decode(Int.self) {
-                transactions = value
+            var buckets = 0
+            for try await (count, median) in try await client.query(
+                """
+                SELECT count(*)::bigint, coalesce(percentile_disc(0.5) WITHIN GROUP (ORDER BY n), 0)::bigint
+                FROM (
+                    SELECT count(DISTINCT (coalesce(queue_arn, queue_name), date_bin('15 minutes', enqueue_ts, 'epoch')))
+                    FROM contact_record GROUP BY xmin::text
+                ) AS t(n)
+                """, logger: logger
+            ).decode((Int, Int).self) {
+                (transactions, buckets) = (count, median)
             }
             return StreamRun(
                 rate: Double(records - first) / seconds, seconds: seconds,
-                rss: ProcessSpawn.peakRSSMegabytes(of: worker), cpu: cpu, transactions: transactions)
+                rss: ProcessSpawn.peakRSSMegabytes(of: worker), cpu: cpu, transactions: transactions,
+                bucketsPerTransaction: buckets)
         }
     }
 
@@ -439,6 +449,8 @@ struct StreamRun {
     var cpu: (worker: Double, broker: Double, postgres: Double)
     /// The transactions whose rows are in `contact_record` at the end.
     var transactions: Int
+    /// The median number of queue buckets a transaction's rows fall in.
+    var bucketsPerTransaction: Int
 
     /// `seconds` of CPU per 1,000 rows of the timed window.
     func perThousandRows(_ seconds: Double) -> Double { seconds / (rate * self.seconds / 1_000) }
