@@ -5,7 +5,7 @@
 #   RESULT ingest_rows_per_s=… copy_rows_per_s=… ratio=… rss_mb=… copy2_rows_per_s=… ratio_l=…
 #          import_rows_per_s=… ratio_import=… import_rss_mb=… rollup_ratio=… import_rollup_ratio=… rollup_cpu_ratio=…
 #
-#   scripts/bench-ingest.sh [--records N] [--partitions P] [--rounds R]
+#   scripts/bench-ingest.sh [--records N] [--partitions P] [--rounds R] [--message-set-records M]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

@@ -31,6 +31,14 @@ struct BenchIngestCommand: AsyncParsableCommand {
     @Option(help: "Alternated rounds of the stream, L and the stream without the upkeep (the fastest of each kept).")
     var rounds = 3
 
+    /// The embedded broker serves one message set per partition and fetch, whatever the
+    /// consumer's `max.partition.fetch.bytes`: with the producer's default batching each set
+    /// holds days of the generated week, so a stream transaction spans most of it. Small sets
+    /// give the time-local transactions a real broker gives a consumer with a small
+    /// per-partition fetch (and make the mock fetch more slowly).
+    @Option(help: "Records per producer message set (librdkafka batch.num.messages); default: the producer's.")
+    var messageSetRecords: Int?
+
     /// The benchmark's CTRs, in order (`bench-decode` times the worker on the same ones): `count`
     /// records of the benchmark profile, every 20th a re-emitted update (version 1) of the
     /// contact seven before it.
@@ -79,7 +87,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
         try cluster.createTopic(settings.contactEventsTopic, partitions: 4)
         let producer = try BackgroundProducer(
             configuration: KafkaProducerConfiguration(
-                common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),
+                common: KafkaConfiguration(
+                    bootstrapServers: cluster.bootstrapServers,
+                    properties: messageSetRecords.map { ["batch.num.messages": String($0)] } ?? [:])),
             logger: logger
         )
         for message in messages {
