@@ -39,6 +39,13 @@ struct BenchIngestCommand: AsyncParsableCommand {
     @Option(help: "Records per producer message set (librdkafka batch.num.messages); default: the producer's.")
     var messageSetRecords: Int?
 
+    func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        if let messageSetRecords, messageSetRecords < 1 {
+            throw ValidationError("--message-set-records must be at least 1")
+        }
+    }
+
     /// The benchmark's CTRs, in order (`bench-decode` times the worker on the same ones): `count`
     /// records of the benchmark profile, every 20th a re-emitted update (version 1) of the
     /// contact seven before it.
@@ -132,7 +139,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         var streams: [StreamRun] = []
         var bareStreams: [StreamRun] = []
         var limitSeconds: [Double] = []
-        for round in 0..<max(1, rounds) {
+        for round in 0..<rounds {
             streams.append(
                 try await timeStream(
                     into: round == 0 ? "switchboard_bench" : "switchboard_bench_\(round + 1)",
@@ -331,7 +338,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 """
                 SELECT count(*)::bigint, coalesce(percentile_disc(0.5) WITHIN GROUP (ORDER BY n), 0)::bigint
                 FROM (
-                    SELECT count(DISTINCT (coalesce(queue_arn, queue_name), date_bin('15 minutes', enqueue_ts, 'epoch')))
+                    -- The upkeep's bucket of a queued contact (contact_outcome's queue, rollup_interval).
+                    SELECT count(DISTINCT (coalesce(queue_arn, queue_name), rollup_interval(enqueue_ts)))
+                        FILTER (WHERE enqueue_ts IS NOT NULL AND coalesce(queue_arn, queue_name) IS NOT NULL)
                     FROM contact_record GROUP BY xmin::text
                 ) AS t(n)
                 """, logger: logger
