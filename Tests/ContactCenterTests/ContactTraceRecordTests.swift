@@ -153,6 +153,10 @@ struct ContactTraceRecordTests {
         #expect(throws: ContactCenterDecodingError(message: "ContactTraceRecord", path: path, reason: reason)) {
             try ContactTraceRecord(jsonData: data)
         }
+        // The ingest's entry (bytes parsed where they are) refuses with the same error.
+        #expect(throws: ContactCenterDecodingError(message: "ContactTraceRecord", path: path, reason: reason)) {
+            try ContactTraceRecord(jsonBytes: Array(data), keepingRaw: .jsonbOrder)
+        }
     }
 
     @Test("accepts integral durations written as 12.0, as JSON allows")
@@ -183,6 +187,10 @@ struct ContactTraceRecordTests {
             try ContactTraceRecord(jsonData: Data(Fixtures.ctrJSON.utf8.prefix(500)))
         }
         #expect(truncated.path == "$")
+        let fromBytes = try #require(throws: ContactCenterDecodingError.self) {
+            try ContactTraceRecord(jsonBytes: Array(Fixtures.ctrJSON.utf8.prefix(500)), keepingRaw: .jsonbOrder)
+        }
+        #expect(fromBytes == truncated, "the same error from bytes parsed where they are")
     }
 
     @Test("round-trips through jsonData() with the shape of a real record")

@@ -68,6 +68,11 @@ struct JSONBOrderTests {
                 #expect(plain.rawJSON == data, "as received: the exact bytes (\(name))")
                 plain.rawJSON = ordered.rawJSON
                 #expect(plain == ordered, "\(name)")
+                // The ingest's entry: parsed from an array of bytes where they are.
+                let fromBytes = try ContactTraceRecord(jsonBytes: Array(json.utf8), keepingRaw: .jsonbOrder)
+                #expect(fromBytes == ordered, "from bytes, raw JSON included (\(name))")
+                let asReceived = try ContactTraceRecord(jsonBytes: Array(json.utf8), keepingRaw: .asReceived)
+                #expect(asReceived.rawJSON == data, "from bytes as received: the exact bytes (\(name))")
                 raw = ordered.rawJSON
             case "agent":
                 let ordered = try AgentEvent(jsonData: data, keepingRaw: .jsonbOrder)

@@ -36,17 +36,28 @@ extension JSONDocument {
         }
     }
 
+    /// Parses `bytes`, runs `body` with the document, and returns its result with the JSON to
+    /// keep in `rawJSON` (a copy of `bytes`, or ``jsonbOrdered()``).
+    static func decode<R>(
+        _ bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm, _ body: (JSONDocument) throws -> R
+    ) throws -> (value: R, raw: Data) {
+        try parse(bytes: bytes) { document in
+            let value = try body(document)
+            switch form {
+            case .asReceived: return (value, Data(bytes))
+            case .jsonbOrder: return (value, document.jsonbOrdered())
+            }
+        }
+    }
+
     /// The document in ``RawJSONForm/jsonbOrder``.
     func jsonbOrdered() -> Data {
-        // The output is the input without the whitespace between tokens: never longer.
-        var output = Data(count: bytes.count)
-        let written = output.withUnsafeMutableBytes { buffer in
-            var cursor = 0
-            write(0, into: buffer.baseAddress!, at: &cursor)
-            return cursor
-        }
-        output.count = written
-        return output
+        // The output is the input without the whitespace between tokens: never longer. Written
+        // into memory of its own, handed to the `Data`: `Data(count:)` would zero it first.
+        guard let output = malloc(max(bytes.count, 1)) else { fatalError("out of memory") }
+        var cursor = 0
+        write(0, into: output, at: &cursor)
+        return Data(bytesNoCopy: output, count: cursor, deallocator: .free)
     }
 
     private func write(_ index: Int, into out: UnsafeMutableRawPointer, at cursor: inout Int) {

@@ -33,6 +33,23 @@ extension ContactTraceRecord {
         }
     }
 
+    /// Decodes a CTR from JSON bytes, as ``init(jsonData:keepingRaw:)`` does. For the ingest,
+    /// which holds each record's bytes in an array: with ``RawJSONForm/jsonbOrder`` they are
+    /// parsed where they are, not copied into a `Data` first.
+    public init(jsonBytes: [UInt8], keepingRaw form: RawJSONForm) throws {
+        do {
+            let (decoded, raw) = try jsonBytes.withUnsafeBytes { bytes in
+                try JSONDocument.decode(bytes, keepingRaw: form) { document in
+                    try ContactTraceRecord(root: JSONObjectReader.root(document))
+                }
+            }
+            self = decoded
+            rawJSON = raw
+        } catch let error as ContactCenterDecodingError {
+            throw error.attributed(to: "ContactTraceRecord")
+        }
+    }
+
     private init(root: JSONObjectReader) throws {
         let contactId = try root.requiredString("ContactId")
         let initiation = try root.timestamp("InitiationTimestamp")

@@ -1,97 +1,161 @@
 import ContactCenter
 import Foundation
 
-/// The columns of a contact record batch, sent as binary array binds: each column is written
-/// from the rows straight into the bind (``RowColumn``), in ContactId order.
+/// The columns of a contact record batch, sent as binary array binds, in ContactId order.
+///
+/// Every column but `raw` is gathered in one pass over the rows (``ArrayColumn``): each row's
+/// `Queue` and `Agent` are read once for all their columns. Read column by column, every access
+/// through an optional segment (`agent?.username`) copied the segment, retaining and releasing
+/// its dozen strings, 17 times per row for `Agent` alone. `raw` (2–4 KB per CTR) is written
+/// straight from the rows into its bind (``RowColumn``): gathered first, it would be copied twice.
 public struct ContactRecordColumns: Sendable {
     typealias Row = IngestBatch.Sourced<ContactTraceRecord>
-    typealias Column<Element: ArrayColumnElement> = RowColumn<Row, Element>
 
-    let rows: [Row]
-    /// The rows' indices in ContactId order: concurrent lanes that hold the same contacts (an
-    /// import's files, a re-partitioned topic) lock their rows in the same order and cannot
-    /// deadlock. (The indices are sorted, not the rows: a row is a large value to move.)
-    let order: [Int]
-    /// How many copies of each contact the batch held (`versions_seen`).
-    let copies: [String: Int]
+    var contactID: ArrayColumn<String>
+    var initialContactID: ArrayColumn<String>
+    var previousContactID: ArrayColumn<String>
+    var nextContactID: ArrayColumn<String>
+    var channel: ArrayColumn<String>
+    var initiationMethod: ArrayColumn<String>
+    var initiation: ArrayColumn<UTCTimestamp>
+    var initiationMonth: ArrayColumn<UTCTimestamp>
+    var connectedToSystem: ArrayColumn<UTCTimestamp>
+    var disconnect: ArrayColumn<UTCTimestamp>
+    var disconnectReason: ArrayColumn<String>
+    var queueName: ArrayColumn<String>
+    var queueARN: ArrayColumn<String>
+    var enqueue: ArrayColumn<UTCTimestamp>
+    var dequeue: ArrayColumn<UTCTimestamp>
+    var queueDuration: ArrayColumn<Int32>
+    var agentUsername: ArrayColumn<String>
+    var agentARN: ArrayColumn<String>
+    var connectedToAgent: ArrayColumn<UTCTimestamp>
+    var agentInteraction: ArrayColumn<Int32>
+    var customerHold: ArrayColumn<Int32>
+    var acwStart: ArrayColumn<UTCTimestamp>
+    var acwEnd: ArrayColumn<UTCTimestamp>
+    var acw: ArrayColumn<Int32>
+    var numberOfHolds: ArrayColumn<Int32>
+    var longestHold: ArrayColumn<Int32>
+    var routingProfile: ArrayColumn<String>
+    var dialedNumber: ArrayColumn<String>
+    var customerNumber: ArrayColumn<String>
+    var storeID: ArrayColumn<String>
+    var attributes: ArrayColumn<JSONBValue>
+    let raw: RowColumn<Row, JSONBValue>
+    var lastUpdate: ArrayColumn<UTCTimestamp>
+    var partition: ArrayColumn<Int32>
+    var offset: ArrayColumn<Int64>
+    var versionsSeen: ArrayColumn<Int32>
+    var agentConnectionAttempts: ArrayColumn<Int32>
+    var transferCompleted: ArrayColumn<UTCTimestamp>
+    var transferredToEndpoint: ArrayColumn<String>
+    var hierarchyLevel1: ArrayColumn<String>
+    var hierarchyLevel2: ArrayColumn<String>
+    var hierarchyLevel3: ArrayColumn<String>
+    var hierarchyLevel4: ArrayColumn<String>
+    var hierarchyLevel5: ArrayColumn<String>
 
+    /// Gathers the columns of `rows`; `copies` holds how many copies of each contact the batch
+    /// held (`versions_seen`).
     init(_ rows: [Row], copies: [String: Int]) {
-        self.rows = rows
-        self.copies = copies
-        order = rows.withUnsafeBufferPointer { rows in
-            guard let base = rows.baseAddress else { return [] }
+        // The rows in ContactId order: concurrent lanes that hold the same contacts (an import's
+        // files, a re-partitioned topic) lock their rows in the same order and cannot deadlock.
+        // (The indices are sorted, not the rows: a row is a large value to move.)
+        let order = rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return [Int]() }
             return rows.indices.sorted {
                 (base + $0).pointee.value.contactId.utf8.lexicographicallyPrecedes(
                     (base + $1).pointee.value.contactId.utf8)
             }
         }
-    }
-
-    private func column<Element>(_ value: @escaping @Sendable (UnsafePointer<Row>) -> Element?) -> Column<Element> {
-        Column(rows: rows, order: order, value: value)
-    }
-
-    var contactID: Column<String> { column { $0.pointee.value.contactId } }
-    var initialContactID: Column<String> { column { $0.pointee.value.initialContactId } }
-    var previousContactID: Column<String> { column { $0.pointee.value.previousContactId } }
-    var nextContactID: Column<String> { column { $0.pointee.value.nextContactId } }
-    var channel: Column<String> { column { $0.pointee.value.channel?.rawValue } }
-    var initiationMethod: Column<String> { column { $0.pointee.value.initiationMethod } }
-    var initiation: Column<UTCTimestamp> { column { $0.pointee.value.initiationTimestamp } }
-    var initiationMonth: Column<UTCTimestamp> {
-        // From the stored properties: a computed property of the pointee copies the whole record.
-        column {
-            ContactTraceRecord.partitionMonth(
-                initiation: $0.pointee.value.initiationTimestamp, lastUpdate: $0.pointee.value.lastUpdateTimestamp)
+        let count = rows.count
+        func strings() -> ArrayColumn<String> { ArrayColumn(capacity: count) }
+        func times() -> ArrayColumn<UTCTimestamp> { ArrayColumn(capacity: count) }
+        func numbers() -> ArrayColumn<Int32> { ArrayColumn(capacity: count) }
+        (contactID, initialContactID, previousContactID, nextContactID) = (strings(), strings(), strings(), strings())
+        (channel, initiationMethod, disconnectReason) = (strings(), strings(), strings())
+        (initiation, initiationMonth, connectedToSystem, disconnect) = (times(), times(), times(), times())
+        (queueName, queueARN, enqueue, dequeue, queueDuration) = (strings(), strings(), times(), times(), numbers())
+        (agentUsername, agentARN, connectedToAgent) = (strings(), strings(), times())
+        (agentInteraction, customerHold, acw, numberOfHolds, longestHold) = (
+            numbers(), numbers(), numbers(), numbers(), numbers()
+        )
+        (acwStart, acwEnd, routingProfile) = (times(), times(), strings())
+        (dialedNumber, customerNumber, storeID, transferredToEndpoint) = (strings(), strings(), strings(), strings())
+        attributes = ArrayColumn(capacity: count, typicalSize: 256)
+        raw = RowColumn(rows: rows, order: order) {
+            JSONBValue(bytes: $0.pointee.value.rawJSON ?? $0.pointee.value.jsonData())
+        }
+        (lastUpdate, transferCompleted) = (times(), times())
+        (partition, offset, versionsSeen, agentConnectionAttempts) = (
+            numbers(), ArrayColumn(capacity: count), numbers(), numbers()
+        )
+        (hierarchyLevel1, hierarchyLevel2, hierarchyLevel3, hierarchyLevel4, hierarchyLevel5) = (
+            strings(), strings(), strings(), strings(), strings()
+        )
+        rows.withUnsafeBufferPointer { rows in
+            guard let base = rows.baseAddress else { return }
+            for index in order { append(base + index, copies: copies) }
         }
     }
-    var connectedToSystem: Column<UTCTimestamp> { column { $0.pointee.value.connectedToSystemTimestamp } }
-    var disconnect: Column<UTCTimestamp> { column { $0.pointee.value.disconnectTimestamp } }
-    var disconnectReason: Column<String> { column { $0.pointee.value.disconnectReason } }
-    var queueName: Column<String> { column { $0.pointee.value.queue?.name } }
-    var queueARN: Column<String> { column { $0.pointee.value.queue?.arn } }
-    var enqueue: Column<UTCTimestamp> { column { $0.pointee.value.queue?.enqueueTimestamp } }
-    var dequeue: Column<UTCTimestamp> { column { $0.pointee.value.queue?.dequeueTimestamp } }
-    var queueDuration: Column<Int32> { column { $0.pointee.value.queue?.duration.map(Int32.init(clamping:)) } }
-    var agentUsername: Column<String> { column { $0.pointee.value.agent?.username } }
-    var agentARN: Column<String> { column { $0.pointee.value.agent?.arn } }
-    var connectedToAgent: Column<UTCTimestamp> { column { $0.pointee.value.agent?.connectedToAgentTimestamp } }
-    var agentInteraction: Column<Int32> {
-        column { $0.pointee.value.agent?.agentInteractionDuration.map(Int32.init(clamping:)) }
+
+    /// Appends the row's value to every column but `raw`, reading each segment of the record once.
+    private mutating func append(_ row: UnsafePointer<Row>, copies: [String: Int]) {
+        func seconds(_ value: Int?) -> Int32? { value.map(Int32.init(clamping:)) }
+        let record = row.pointee.value
+        contactID.append(record.contactId)
+        initialContactID.append(record.initialContactId)
+        previousContactID.append(record.previousContactId)
+        nextContactID.append(record.nextContactId)
+        channel.append(record.channel?.rawValue)
+        initiationMethod.append(record.initiationMethod)
+        initiation.append(record.initiationTimestamp)
+        initiationMonth.append(
+            ContactTraceRecord.partitionMonth(
+                initiation: record.initiationTimestamp, lastUpdate: record.lastUpdateTimestamp))
+        connectedToSystem.append(record.connectedToSystemTimestamp)
+        disconnect.append(record.disconnectTimestamp)
+        disconnectReason.append(record.disconnectReason)
+        let queue = record.queue
+        queueName.append(queue?.name)
+        queueARN.append(queue?.arn)
+        enqueue.append(queue?.enqueueTimestamp)
+        dequeue.append(queue?.dequeueTimestamp)
+        queueDuration.append(seconds(queue?.duration))
+        let agent = record.agent
+        agentUsername.append(agent?.username)
+        agentARN.append(agent?.arn)
+        connectedToAgent.append(agent?.connectedToAgentTimestamp)
+        agentInteraction.append(seconds(agent?.agentInteractionDuration))
+        customerHold.append(seconds(agent?.customerHoldDuration))
+        acwStart.append(agent?.afterContactWorkStartTimestamp)
+        acwEnd.append(agent?.afterContactWorkEndTimestamp)
+        acw.append(seconds(agent?.afterContactWorkDuration))
+        numberOfHolds.append(seconds(agent?.numberOfHolds))
+        longestHold.append(seconds(agent?.longestHoldDuration))
+        routingProfile.append(agent?.routingProfile?.name)
+        let groups = agent?.hierarchyGroups
+        hierarchyLevel1.append(groups?.level1?.name)
+        hierarchyLevel2.append(groups?.level2?.name)
+        hierarchyLevel3.append(groups?.level3?.name)
+        hierarchyLevel4.append(groups?.level4?.name)
+        hierarchyLevel5.append(groups?.level5?.name)
+        dialedNumber.append(record.systemEndpoint?.address)
+        customerNumber.append(record.customerEndpoint?.address)
+        storeID.append(ContactTraceRecord.storeId(in: record.attributes))
+        attributes.appendWritten { bytes in
+            bytes.append(1)  // jsonb's binary format: a version, then the text
+            Self.appendJSON(record.attributes, to: &bytes)
+        }
+        lastUpdate.append(record.lastUpdateTimestamp)
+        partition.append(row.pointee.partition)
+        offset.append(row.pointee.offset)
+        versionsSeen.append(Int32(clamping: copies[record.contactId] ?? 1))
+        agentConnectionAttempts.append(seconds(record.agentConnectionAttempts))
+        transferCompleted.append(record.transferCompletedTimestamp)
+        transferredToEndpoint.append(record.transferredToEndpoint?.address)
     }
-    var customerHold: Column<Int32> {
-        column { $0.pointee.value.agent?.customerHoldDuration.map(Int32.init(clamping:)) }
-    }
-    var acwStart: Column<UTCTimestamp> { column { $0.pointee.value.agent?.afterContactWorkStartTimestamp } }
-    var acwEnd: Column<UTCTimestamp> { column { $0.pointee.value.agent?.afterContactWorkEndTimestamp } }
-    var acw: Column<Int32> { column { $0.pointee.value.agent?.afterContactWorkDuration.map(Int32.init(clamping:)) } }
-    var numberOfHolds: Column<Int32> { column { $0.pointee.value.agent?.numberOfHolds.map(Int32.init(clamping:)) } }
-    var longestHold: Column<Int32> { column { $0.pointee.value.agent?.longestHoldDuration.map(Int32.init(clamping:)) } }
-    var routingProfile: Column<String> { column { $0.pointee.value.agent?.routingProfile?.name } }
-    var dialedNumber: Column<String> { column { $0.pointee.value.systemEndpoint?.address } }
-    var customerNumber: Column<String> { column { $0.pointee.value.customerEndpoint?.address } }
-    var storeID: Column<String> { column { ContactTraceRecord.storeId(in: $0.pointee.value.attributes) } }
-    var attributes: Column<JSONBValue> { column { JSONBValue(bytes: Self.json($0.pointee.value.attributes)) } }
-    var raw: Column<JSONBValue> {
-        column { JSONBValue(bytes: $0.pointee.value.rawJSON ?? $0.pointee.value.jsonData()) }
-    }
-    var lastUpdate: Column<UTCTimestamp> { column { $0.pointee.value.lastUpdateTimestamp } }
-    var partition: Column<Int32> { column { $0.pointee.partition } }
-    var offset: Column<Int64> { column { $0.pointee.offset } }
-    var versionsSeen: Column<Int32> {
-        let copies = copies
-        return column { Int32(clamping: copies[$0.pointee.value.contactId] ?? 1) }
-    }
-    var agentConnectionAttempts: Column<Int32> {
-        column { $0.pointee.value.agentConnectionAttempts.map(Int32.init(clamping:)) }
-    }
-    var transferCompleted: Column<UTCTimestamp> { column { $0.pointee.value.transferCompletedTimestamp } }
-    var transferredToEndpoint: Column<String> { column { $0.pointee.value.transferredToEndpoint?.address } }
-    var hierarchyLevel1: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level1?.name } }
-    var hierarchyLevel2: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level2?.name } }
-    var hierarchyLevel3: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level3?.name } }
-    var hierarchyLevel4: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level4?.name } }
-    var hierarchyLevel5: Column<String> { column { $0.pointee.value.agent?.hierarchyGroups?.level5?.name } }
 
     /// A string map as a JSON object, written by hand: faster than a general encoder per row.
     /// Members in the order `jsonb` stores them (shorter keys first, then by their bytes), which
@@ -99,6 +163,12 @@ public struct ContactRecordColumns: Sendable {
     static func json(_ attributes: [String: String]) -> Data {
         var output = [UInt8]()
         output.reserveCapacity(attributes.count * 32 + 2)
+        appendJSON(attributes, to: &output)
+        return Data(output)
+    }
+
+    /// Appends ``json(_:)``'s JSON of `attributes` to `output`.
+    static func appendJSON(_ attributes: [String: String], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         var first = true
         let members = attributes.sorted { a, b in
@@ -113,12 +183,17 @@ public struct ContactRecordColumns: Sendable {
             appendString(value, to: &output)
         }
         output.append(UInt8(ascii: "}"))
-        return Data(output)
     }
 
     private static func appendString(_ string: String, to output: inout [UInt8]) {
-        let hex: StaticString = "0123456789abcdef"
         output.append(UInt8(ascii: "\""))
+        // Most values need no escape: their bytes are appended at once.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        let hex: StaticString = "0123456789abcdef"
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]

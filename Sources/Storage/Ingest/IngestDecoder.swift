@@ -20,7 +20,11 @@ public struct IngestDecoder: Sendable {
     public func decode(_ records: [SourceRecord]) -> IngestBatch {
         var batch = IngestBatch()
         batch.sourceRecordCount = records.count
+        // Sized for the whole batch up front: growing, they rehash every key (a twentieth of
+        // the decoder's CPU on a batch of 2,000 CTRs, perf).
         var contactIndex: [String: Int] = [:]
+        contactIndex.reserveCapacity(records.count)
+        batch.contactRecordCopies.reserveCapacity(records.count)
         var agentEventIDs: Set<String> = []
         var contactEventIDs: Set<String> = []
         for record in records {
@@ -73,7 +77,8 @@ public struct IngestDecoder: Sendable {
     /// message names the record's ``SourceRecord/origin`` when it has one.
     public func decodeOne(_ record: SourceRecord) -> Result<DecodedRecord, DeadLetterReason> {
         let decoded = decodeValue(record)
-        guard case .failure(var reason) = decoded, let origin = record.origin else { return decoded }
+        // The origin first: matching `decoded` against a pattern copies the record it holds.
+        guard let origin = record.origin, case .failure(var reason) = decoded else { return decoded }
         reason.message += " (from \(origin))"
         return .failure(reason)
     }
@@ -93,16 +98,15 @@ public struct IngestDecoder: Sendable {
                 )
             )
         }
-        let data = Data(value)
         do {
             switch record.topic {
             case topics.contactRecords,
                 _ where record.topic.hasPrefix(Self.importTopicPrefix):
-                return .success(.contactRecord(try ContactTraceRecord(jsonData: data, keepingRaw: .jsonbOrder)))
+                return .success(.contactRecord(try ContactTraceRecord(jsonBytes: value, keepingRaw: .jsonbOrder)))
             case topics.agentEvents:
-                return .success(.agentEvent(try AgentEvent(jsonData: data, keepingRaw: .jsonbOrder)))
+                return .success(.agentEvent(try AgentEvent(jsonData: Data(value), keepingRaw: .jsonbOrder)))
             case topics.contactEvents:
-                return .success(.contactEvent(try ContactEvent(jsonData: data, keepingRaw: .jsonbOrder)))
+                return .success(.contactEvent(try ContactEvent(jsonData: Data(value), keepingRaw: .jsonbOrder)))
             default:
                 return .failure(
                     DeadLetterReason(kind: "unknown_topic", message: "no decoder for topic \(record.topic)"))
