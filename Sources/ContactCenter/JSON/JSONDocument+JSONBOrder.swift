@@ -137,9 +137,25 @@ extension JSONDocument {
         return memcmp(base + Int(left.nameStart), base + Int(right.nameStart), Int(left.nameLength)) < 0
     }
 
+    /// Copies a token. Most are a few bytes (names, short strings, numbers): those move as two
+    /// overlapping words instead of through a call to `memmove` each (~150 tokens per CTR).
     @inline(__always)
     private func copy(from start: Int, count: Int, into out: UnsafeMutableRawPointer, at cursor: inout Int) {
-        (out + cursor).copyMemory(from: bytes.baseAddress! + start, byteCount: count)
+        let source = UnsafeRawPointer(bytes.baseAddress! + start)
+        let target = out + cursor
+        if count >= 8, count <= 16 {
+            let head = source.loadUnaligned(as: UInt64.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4, count < 8 {
+            let head = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        } else {
+            target.copyMemory(from: source, byteCount: count)
+        }
         cursor += count
     }
 }

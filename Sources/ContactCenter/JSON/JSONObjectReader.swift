@@ -26,25 +26,25 @@ struct JSONObjectReader {
 
     /// The tape index of the value of `key`, or `nil` when absent.
     ///
-    /// Every member is compared (the last of duplicates wins), from the object's member table:
-    /// names by length, then bytes.
+    /// The members are compared from the last, so the first match is the last of duplicates
+    /// (the one that wins) and the search stops there; from the object's member table: names by
+    /// length, then bytes.
     func lookup(_ key: StaticString) -> Int? {
         let container = document.node(index)
         let first = Int(container.members)
         let keyLength = Int32(key.utf8CodeUnitCount)
         let bytes = document.bytes.baseAddress!
         return document.members.withUnsafeBufferPointer { members in
-            var found: Int?
-            for member in members[first..<first + Int(container.count)] {
+            for member in members[first..<first + Int(container.count)].reversed() {
                 if member.escaped {
-                    if document.stringEquals(Int(member.value) - 1, key) { found = Int(member.value) }
+                    if document.stringEquals(Int(member.value) - 1, key) { return Int(member.value) }
                 } else if member.nameLength == keyLength,
                     memcmp(bytes + Int(member.nameStart), key.utf8Start, Int(keyLength)) == 0
                 {
-                    found = Int(member.value)
+                    return Int(member.value)
                 }
             }
-            return found
+            return nil
         }
     }
 

@@ -12,13 +12,15 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
     static var psqlFormat: PostgresFormat { .binary }
 
     /// The elements in the array's binary format. An array of bytes, not a `ByteBuffer`: a
-    /// contact record batch appends ~90 small values per row, and each `ByteBuffer` write pays
-    /// for its bounds, uniqueness and exclusivity checks (a tenth of the binds' CPU, perf).
+    /// contact record batch appends 43 small values per row, each a length and its bytes, and
+    /// each `ByteBuffer` write pays for its bounds, uniqueness and exclusivity checks (a tenth of
+    /// the binds' CPU, perf).
     private var elements: [UInt8] = []
     private(set) var count = 0
 
+    /// An empty column with room for `capacity` elements of `typicalSize` bytes (length included).
     init(capacity: Int = 0, typicalSize: Int = Element.typicalSize) {
-        elements.reserveCapacity(capacity * (4 + typicalSize))
+        elements.reserveCapacity(capacity * typicalSize)
     }
 
     mutating func append(_ value: Element?) {
@@ -37,10 +39,10 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
         let lengthIndex = elements.count
         Self.appendLength(0, to: &elements)
         write(&elements)
-        let length = UInt32(elements.count - lengthIndex - 4)
+        let length = Int32(elements.count - lengthIndex - 4)
         elements.withUnsafeMutableBufferPointer { bytes in
             UnsafeMutableRawPointer(bytes.baseAddress! + lengthIndex).storeBytes(
-                of: length.bigEndian, as: UInt32.self)
+                of: length.bigEndian, as: Int32.self)
         }
     }
 
@@ -60,9 +62,9 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
 /// One column of a batch written straight from the batch's rows into the statement's bind when
 /// the statement is encoded, in `order` (indices into `rows`).
 ///
-/// The contact record upsert binds 44 columns of up to 2,000 rows; gathered in buffers of their
-/// own first (``ArrayColumn``), every value was copied twice, the `raw` column (2–4 KB per CTR)
-/// into megabytes of freshly faulted pages per transaction: a fifth of the worker's CPU.
+/// For the contact record upsert's `raw` column (2–4 KB per CTR): gathered in a buffer of its own
+/// first (``ArrayColumn``), every value would be copied twice, into megabytes of freshly faulted
+/// pages per transaction (measured when every column was gathered: a fifth of the worker's CPU).
 struct RowColumn<Row: Sendable, Element: ArrayColumnElement>: PostgresNonThrowingEncodable,
     PostgresDynamicTypeEncodable
 {
@@ -72,7 +74,7 @@ struct RowColumn<Row: Sendable, Element: ArrayColumnElement>: PostgresNonThrowin
     let rows: [Row]
     let order: [Int]
     /// The column's value of a row, read through a pointer: a row passed by value is copied
-    /// (a CTR is ~500 bytes and 30 references to retain), 44 times per row.
+    /// (a CTR is ~500 bytes and 30 references to retain).
     let value: @Sendable (UnsafePointer<Row>) -> Element?
 
     func encode<JSONEncoder: PostgresJSONEncoder>(
