@@ -27,24 +27,19 @@ extension JSONDocument {
     static func decode<R>(_ data: Data, keepingRaw form: RawJSONForm, _ body: (JSONDocument) throws -> R) throws -> (
         value: R, raw: Data
     ) {
-        try parse(data) { document in
-            let value = try body(document)
-            switch form {
-            case .asReceived: return (value, data)
-            case .jsonbOrder: return (value, document.jsonbOrdered())
-            }
-        }
+        try data.withUnsafeBytes { bytes in try decode(bytes, keepingRaw: form, asReceived: data, body) }
     }
 
     /// Parses `bytes`, runs `body` with the document, and returns its result with the JSON to
-    /// keep in `rawJSON` (a copy of `bytes`, or ``jsonbOrdered()``).
+    /// keep in `rawJSON`: `asReceived` (the bytes as a `Data`), or ``jsonbOrdered()``.
     static func decode<R>(
-        _ bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm, _ body: (JSONDocument) throws -> R
+        _ bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm, asReceived: @autoclosure () -> Data,
+        _ body: (JSONDocument) throws -> R
     ) throws -> (value: R, raw: Data) {
         try parse(bytes: bytes) { document in
             let value = try body(document)
             switch form {
-            case .asReceived: return (value, Data(bytes))
+            case .asReceived: return (value, asReceived())
             case .jsonbOrder: return (value, document.jsonbOrdered())
             }
         }

@@ -22,14 +22,8 @@ extension ContactTraceRecord {
     ///   path `Agent.AgentInteractionDuration`, reason `expected a whole number of seconds (a
     ///   JSON number), found a string "220"`.
     public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
-        do {
-            let (decoded, raw) = try JSONDocument.decode(jsonData, keepingRaw: form) { document in
-                try ContactTraceRecord(root: JSONObjectReader.root(document))
-            }
-            self = decoded
-            rawJSON = raw
-        } catch let error as ContactCenterDecodingError {
-            throw error.attributed(to: "ContactTraceRecord")
+        self = try jsonData.withUnsafeBytes { bytes in
+            try ContactTraceRecord(bytes: bytes, keepingRaw: form, asReceived: jsonData)
         }
     }
 
@@ -37,11 +31,19 @@ extension ContactTraceRecord {
     /// which holds each record's bytes in an array: with ``RawJSONForm/jsonbOrder`` they are
     /// parsed where they are, not copied into a `Data` first.
     public init(jsonBytes: [UInt8], keepingRaw form: RawJSONForm) throws {
+        self = try jsonBytes.withUnsafeBytes { bytes in
+            try ContactTraceRecord(bytes: bytes, keepingRaw: form, asReceived: Data(bytes))
+        }
+    }
+
+    /// The decoding both public entries share; `asReceived` is the bytes as a `Data`.
+    private init(bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm, asReceived: @autoclosure () -> Data)
+        throws
+    {
         do {
-            let (decoded, raw) = try jsonBytes.withUnsafeBytes { bytes in
-                try JSONDocument.decode(bytes, keepingRaw: form) { document in
-                    try ContactTraceRecord(root: JSONObjectReader.root(document))
-                }
+            let (decoded, raw) = try JSONDocument.decode(bytes, keepingRaw: form, asReceived: asReceived()) {
+                document in
+                try ContactTraceRecord(root: JSONObjectReader.root(document))
             }
             self = decoded
             rawJSON = raw

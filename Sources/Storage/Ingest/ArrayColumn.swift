@@ -26,7 +26,7 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
     mutating func append(_ value: Element?) {
         guard let value else {
             count += 1
-            Self.appendLength(-1, to: &elements)
+            Int32(-1).append(to: &elements)
             return
         }
         appendWritten { value.append(to: &$0) }
@@ -37,18 +37,13 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
     mutating func appendWritten(_ write: (inout [UInt8]) -> Void) {
         count += 1
         let lengthIndex = elements.count
-        Self.appendLength(0, to: &elements)
+        Int32(0).append(to: &elements)
         write(&elements)
         let length = Int32(elements.count - lengthIndex - 4)
         elements.withUnsafeMutableBufferPointer { bytes in
             UnsafeMutableRawPointer(bytes.baseAddress! + lengthIndex).storeBytes(
                 of: length.bigEndian, as: Int32.self)
         }
-    }
-
-    @inline(__always)
-    private static func appendLength(_ length: Int32, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: length.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     func encode<JSONEncoder: PostgresJSONEncoder>(
@@ -96,8 +91,17 @@ protocol ArrayColumnElement {
     static var typicalSize: Int { get }
     /// Appends the element's binary form (without its length).
     func append(to bytes: inout [UInt8])
-    /// Writes the element's binary form (without its length).
+    /// Writes the element's binary form (without its length); by default through
+    /// ``append(to:)``. ``RowColumn``'s elements (the `raw` JSON) write themselves.
     func write(into buffer: inout ByteBuffer)
+}
+
+extension ArrayColumnElement {
+    func write(into buffer: inout ByteBuffer) {
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        buffer.writeBytes(bytes)
+    }
 }
 
 extension ArrayColumnElement {
@@ -130,7 +134,6 @@ extension String: ArrayColumnElement {
     static var arrayType: PostgresDataType { .textArray }
     static var typicalSize: Int { 40 }
     func append(to bytes: inout [UInt8]) { bytes.append(contentsOf: utf8) }
-    func write(into buffer: inout ByteBuffer) { buffer.writeString(self) }
 }
 
 extension Int32: ArrayColumnElement {
@@ -138,7 +141,6 @@ extension Int32: ArrayColumnElement {
     static var arrayType: PostgresDataType { .int4Array }
     static var typicalSize: Int { 8 }
     func append(to bytes: inout [UInt8]) { withUnsafeBytes(of: bigEndian) { bytes.append(contentsOf: $0) } }
-    func write(into buffer: inout ByteBuffer) { buffer.writeInteger(self) }
 }
 
 extension Int64: ArrayColumnElement {
@@ -146,7 +148,6 @@ extension Int64: ArrayColumnElement {
     static var arrayType: PostgresDataType { .int8Array }
     static var typicalSize: Int { 12 }
     func append(to bytes: inout [UInt8]) { withUnsafeBytes(of: bigEndian) { bytes.append(contentsOf: $0) } }
-    func write(into buffer: inout ByteBuffer) { buffer.writeInteger(self) }
 }
 
 extension UTCTimestamp: ArrayColumnElement {
@@ -154,9 +155,7 @@ extension UTCTimestamp: ArrayColumnElement {
     static var arrayType: PostgresDataType { .timestamptzArray }
     static var typicalSize: Int { 12 }
     /// Microseconds since 2000-01-01T00:00:00Z, PostgreSQL's binary timestamp.
-    private var postgresMicroseconds: Int64 { (millisecondsSince1970 - 946_684_800_000) * 1000 }
-    func append(to bytes: inout [UInt8]) { postgresMicroseconds.append(to: &bytes) }
-    func write(into buffer: inout ByteBuffer) { buffer.writeInteger(postgresMicroseconds) }
+    func append(to bytes: inout [UInt8]) { ((millisecondsSince1970 - 946_684_800_000) * 1000).append(to: &bytes) }
 }
 
 /// JSON text sent as `jsonb` (binary format: a version byte, then the text).
@@ -182,5 +181,4 @@ struct ByteaValue: ArrayColumnElement {
     static var arrayType: PostgresDataType { .byteaArray }
     static var typicalSize: Int { 256 }
     func append(to bytes: inout [UInt8]) { bytes.append(contentsOf: self.bytes) }
-    func write(into buffer: inout ByteBuffer) { buffer.writeBytes(bytes) }
 }
