@@ -3,7 +3,7 @@ public enum SwitchboardSchema {
     /// Every migration, in order.
     public static let migrations: [Migration] = [
         offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics, rollups, rollupUpkeep,
-        rollupStaleness, rawPartitions, rollupRoom,
+        rollupStaleness, rawPartitions, rollupRoom, rollupPrevious,
     ]
 
     /// `text` with each `(old, new)` replaced once; every `old` must be there exactly once. A later

@@ -146,6 +146,52 @@ struct RollupTests {
         }
     }
 
+    /// `(callbacks_requested, transferred_out, transferred_out_queue)` of Reservations at 01:00.
+    static func reclassified(_ client: PostgresClient) async throws -> [Int] {
+        var values: [Int] = []
+        for column in ["callbacks_requested", "transferred_out", "transferred_out_queue"] {
+            values.append(
+                try await count(
+                    client,
+                    "SELECT sum(\(column))::int FROM queue_interval_metrics WHERE queue_name = 'Reservations'"))
+        }
+        return values
+    }
+
+    @Test(
+        "a next contact's version that stops being a callback un-counts its previous contact; another method never counts"
+    )
+    func nextContactMethodChanges() async throws {
+        try await IngestWriterTests.migrated("rollup_next_method") { client in
+            // C1 (01:04Z) and D1 (01:08Z) wait in Reservations and hang up, each naming a next
+            // contact; D2 is an outbound call (not a callback or a transfer).
+            let d1 = Fixture.record("D1", at: 500, next: "D2", wait: 8, attempts: 0, reason: "CUSTOMER_DISCONNECT")
+            let d2 = Fixture.record(
+                "D2", at: 600, method: "OUTBOUND", initial: "D1", queue: nil, agent: Fixture.hanako, talk: 60,
+                attempts: 1, reason: "AGENT_DISCONNECT")
+            // C2's later copies (same update time, later offsets) win the version guard.
+            var c2Inbound = Self.c2
+            c2Inbound.initiationMethod = "INBOUND"
+            var c2Transfer = Self.c2
+            c2Transfer.initiationMethod = "QUEUE_TRANSFER"
+
+            try await Self.write(client, Self.sources([Self.c1, d1, d2], offset: 0))
+            #expect(try await Self.reclassified(client) == [0, 0, 0])
+            try await Self.expectExact(client)
+            try await Self.write(client, Self.sources([Self.c2], offset: 3))
+            #expect(try await Self.reclassified(client) == [1, 0, 0], "C2 is C1's callback")
+            try await Self.expectExact(client)
+            // Out of the compared methods: C1 is no longer a callback request.
+            try await Self.write(client, Self.sources([c2Inbound], offset: 4))
+            #expect(try await Self.reclassified(client) == [0, 0, 0], "C2 is an inbound call now")
+            try await Self.expectExact(client)
+            // Back into them: C1 was transferred to another queue.
+            try await Self.write(client, Self.sources([c2Transfer], offset: 5))
+            #expect(try await Self.reclassified(client) == [0, 1, 1], "C2 is C1's queue transfer")
+            try await Self.expectExact(client)
+        }
+    }
+
     /// The longest wait and the queue name of Reservations at 01:00.
     static func longest(_ client: PostgresClient) async throws -> [String] {
         let rows = try await client.query(
