@@ -6,7 +6,7 @@
 #   RESULT ctr_rows=<n> agent_event_rows=<n> q_queue_day_ms=<x> q_store_month_ms=<x> q_daytype_all_ms=<x>
 #          q_agent_day_ms=<x> rebuild_s=<n> ingest_ratio_change=<x>
 # (ingest_ratio_change: what the rollups cost the ingest, from a `make bench-ingest` run at the end:
-# its import's rows/s with the rollups' upkeep divided by without it, alternated in the same run.)
+# its stream's rows/s with the rollups' upkeep divided by without it, alternated in the same run.)
 #
 #   scripts/bench-analyst.sh [--contacts N] [--agent-events N] [--binary PATH]
 set -euo pipefail
@@ -172,7 +172,8 @@ log "what the rollups cost the ingest: make bench-ingest (its rollup_ratio)"
 ingest_log="$workdir/bench-ingest.log"
 scripts/bench-ingest.sh >"$ingest_log" 2>&1 || { tail -n 30 "$ingest_log" >&2; exit 1; }
 grep -E "^(ingest|switchboard import|the same import|imports with|ratio)" "$ingest_log" || true
-ingest_ratio=$(grep '^RESULT' "$ingest_log" | grep -o 'rollup_ratio=[0-9.]*' | cut -d= -f2)
+# The stream's ` rollup_ratio=`, not `import_rollup_ratio=` (which the same pattern would also match).
+ingest_ratio=$(grep '^RESULT' "$ingest_log" | grep -o ' rollup_ratio=[0-9.]*' | cut -d= -f2)
 [ -n "$ingest_ratio" ] || { echo "bench-ingest printed no rollup_ratio" >&2; exit 1; }
 
 echo "RESULT ctr_rows=$ctr_rows agent_event_rows=$agent_rows q_queue_day_ms=$q_queue q_store_month_ms=$q_month" \
