@@ -3,7 +3,7 @@ public enum SwitchboardSchema {
     /// Every migration, in order.
     public static let migrations: [Migration] = [
         offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics, rollups, rollupUpkeep,
-        rollupStaleness, rawPartitions, rollupRoom, rollupPrevious,
+        rollupStaleness, rawPartitions, rollupRoom, rollupPrevious, agentUpkeepByKey,
     ]
 
     /// `text` with each `(old, new)` replaced once; every `old` must be there exactly once. A later
