@@ -30,9 +30,11 @@ extension SwitchboardSchema {
                         """,
                         """
                                 -- OFFSET 0 keeps it one index range scan per agent: joined, the planner hashed
-                                -- the agents against every event.
+                                -- the agents against every event. Only the columns read: not the raw JSON.
                                 CROSS JOIN LATERAL (
-                                    SELECT * FROM agent_event x
+                                    SELECT x.agent_arn, x.event_id, x.event_ts, x.event_type, x.username, x.status_name,
+                                           x.status_type, x.activity, x.contact_state
+                                    FROM agent_event x
                                     WHERE x.agent_arn = g.agent_arn
                                       AND x.event_ts >= g.lo - interval '10 minutes' AND x.event_ts < g.hi + interval '25 minutes'
                                     OFFSET 0
