@@ -60,10 +60,10 @@ struct AgentUpkeepTests {
             let history = try await RollupTests.count(client, "SELECT count(*) FROM agent_status_rollup")
             #expect(history > 1_000)
 
-            // The next 5 minutes of every agent, upkept as the ingest writer does, in one transaction.
-            let scans = try await client.withConnection { connection in
+            // The next 5 minutes of every agent, written and upkept in one transaction as the ingest
+            // writer's statement does it (rolled back if a step throws).
+            let scans = try await client.withTransaction(logger: TestDatabase.logger) { connection in
                 let logger = TestDatabase.logger
-                try await connection.query("BEGIN", logger: logger)
                 let batch = "generate_series(40320, 40339)"
                 try await connection.query(PostgresQuery(unsafeSQL: Self.events(batch)), logger: logger)
                 let before = try await Self.sequentialScans(on: connection)
@@ -75,7 +75,6 @@ struct AgentUpkeepTests {
                     """,
                     logger: logger)
                 let after = try await Self.sequentialScans(on: connection)
-                try await connection.query("COMMIT", logger: logger)
                 return (before: before, after: after)
             }
             #expect(scans.after == scans.before, "no sequential scan of agent_event or the agent rollups for 20 events")
