@@ -65,22 +65,25 @@ extension SwitchboardSchema {
                         """,
                         """
                             -- The rows to delete found by each agent's index, then deleted by row id.
-                            DELETE FROM agent_status_rollup s WHERE s.ctid = ANY (ARRAY(
-                                SELECT x.ctid FROM unnest(v_agents, v_lo, v_hi) AS g(agent_arn, lo, hi)
-                                CROSS JOIN LATERAL (
-                                    SELECT r.ctid FROM agent_status_rollup r
-                                    WHERE r.agent_arn = g.agent_arn AND r.interval_start BETWEEN g.lo AND g.hi OFFSET 0
-                                ) AS x));
-                            DELETE FROM agent_interval_rollup s WHERE s.ctid = ANY (ARRAY(
-                                SELECT x.ctid FROM unnest(v_agents, v_lo, v_hi) AS g(agent_arn, lo, hi)
-                                CROSS JOIN LATERAL (
-                                    SELECT r.ctid FROM agent_interval_rollup r
-                                    WHERE r.agent_arn = g.agent_arn AND r.interval_start BETWEEN g.lo AND g.hi OFFSET 0
-                                ) AS x));
+                        \(deleteAgentIntervals(of: "agent_status_rollup"))
+                        \(deleteAgentIntervals(of: "agent_interval_rollup"))
                             PERFORM rollup_insert_agents_by_key(v_agents, v_lo, v_hi);
                         """
                     ),
                 ]),
         ]
     )
+
+    /// `rollup_apply_agents`' delete of `table`'s rows (an agent rollup) of each agent's intervals
+    /// `v_lo` … `v_hi`: found by the agent's index, deleted by row id.
+    private static func deleteAgentIntervals(of table: String) -> String {
+        """
+            DELETE FROM \(table) s WHERE s.ctid = ANY (ARRAY(
+                SELECT x.ctid FROM unnest(v_agents, v_lo, v_hi) AS g(agent_arn, lo, hi)
+                CROSS JOIN LATERAL (
+                    SELECT r.ctid FROM \(table) r
+                    WHERE r.agent_arn = g.agent_arn AND r.interval_start BETWEEN g.lo AND g.hi OFFSET 0
+                ) AS x));
+        """
+    }
 }
