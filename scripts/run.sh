@@ -4,8 +4,9 @@
 #   scripts/run.sh [switchboard dev options...]
 #
 # Installs what is missing, starts a local PostgreSQL whose data lives in .data/postgres (kept
-# across runs, ignored by git; SWITCHBOARD_DEV_DATA_DIR moves it) on 127.0.0.1:${SWITCHBOARD_DEV_PG_PORT:-54329}, then runs
-# `switchboard dev` (embedded Kafka, migrations, every role). Ctrl-C stops everything, PostgreSQL too.
+# across runs, ignored by git; SWITCHBOARD_DEV_DATA_DIR moves it) on
+# 127.0.0.1:${SWITCHBOARD_DEV_PG_PORT:-54329}, then runs `switchboard dev` (embedded Kafka,
+# migrations, every role). Ctrl-C stops everything, PostgreSQL too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -19,7 +20,7 @@ log "building switchboard ($configuration)"
 swift build -c "$configuration" --product switchboard
 binary="$(swift build -c "$configuration" --show-bin-path)/switchboard"
 
-log "starting PostgreSQL on 127.0.0.1:$port (data in .data/postgres)"
+log "starting PostgreSQL on 127.0.0.1:$port (data in ${datadir#"$PWD"/})"
 mkdir -p .data
 [ "$(id -u)" -eq 0 ] && chmod 755 "$PWD/.data"
 start_postgres "$datadir" "$port"
