@@ -94,8 +94,7 @@ public struct RollupStore: Sendable {
     ///
     /// - Returns: The views that differ; empty when the rollups are exact. Periods whose raw
     ///   rows retention dropped (to two days after the horizon) are not compared.
-    /// - Important: This reads the whole history of the raw tables, as the views did before the
-    ///   rollups: minutes on a large database.
+    /// - Important: This reads the whole history of the raw tables: minutes on a large database.
     public func differences() async throws -> [Difference] {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in

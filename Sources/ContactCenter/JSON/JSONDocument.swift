@@ -3,8 +3,8 @@ import Foundation
 /// A parsed JSON document laid out as a flat tape of nodes over the original bytes.
 ///
 /// The decoders of this module parse every message with this scanner rather than `JSONDecoder`
-/// or `JSONSerialization`: measured on a 3 KB contact trace record, both Foundation decoders
-/// manage about 30 000 records per second on one core, while the tape decodes several times
+/// or `JSONSerialization`: on a 3 KB contact trace record, both Foundation decoders manage
+/// about 30 000 records per second on one core, while the tape decodes several times
 /// faster, because it allocates one array per document and materialises only the strings a
 /// model asks for.
 ///
@@ -40,8 +40,8 @@ struct JSONDocument {
 
     /// One member of an object. An object's members are contiguous in ``members``, so a lookup
     /// reads them in sequence instead of hopping from value to value along the tape (a chain of
-    /// dependent loads: a CTR decoder's ~20 lookups in a ~30-member root spent a tenth of the
-    /// ingest worker's CPU waiting on them).
+    /// dependent loads: for a CTR decoder's ~20 lookups in a ~30-member root, waiting on them
+    /// would take a tenth of the ingest worker's CPU).
     struct Member {
         /// Byte offset of the name's contents.
         var nameStart: Int32

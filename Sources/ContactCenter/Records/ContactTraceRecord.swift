@@ -5,13 +5,14 @@ import Foundation
 /// The model holds the fields Switchboard reads; every other field (`Recording`, `Recordings`,
 /// `MediaStreams`, `References`, `ContactDetails`, `SegmentAttributes`, `Campaign`,
 /// `QualityMetrics`, `Tags`, `Agent.DeviceInfo`, fields Amazon adds later) survives in
-/// ``rawJSON``, the exact bytes received, which the ingest stores as `jsonb`.
+/// ``rawJSON`` (the bytes received, or the same value in `jsonb`'s member order), which the
+/// ingest stores as `jsonb`.
 ///
 /// Decode with ``init(jsonData:)``; produce wire JSON with ``jsonData()``.
 ///
 /// - Important: A CTR is re-emitted when it is updated, sometimes days later. Per `ContactId`
 ///   the copy with the greatest ``lastUpdateTimestamp`` wins; equal timestamps are broken by the
-///   later Kafka offset (see DESIGN.md, "Exactly once into PostgreSQL").
+///   later Kafka offset (see docs/ingest.md, "Exactly once into PostgreSQL").
 public struct ContactTraceRecord: Sendable, Hashable {
     /// The only format version Amazon Connect has published.
     public static let formatVersion = "2017-03-10"

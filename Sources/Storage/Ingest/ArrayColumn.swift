@@ -6,7 +6,8 @@ import PostgresNIO
 /// One column of a batch, sent as a single binary PostgreSQL array bind and spread into rows with
 /// `unnest`. Elements may be NULL, which postgres-nio's own array encoding cannot express.
 ///
-/// Binary binds matter: text-format arrays made the client the bottleneck (KAFKA-NOTES.md).
+/// Binary binds matter: with text-format arrays, formatting the values makes the client the
+/// bottleneck.
 struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, PostgresDynamicTypeEncodable {
     static var psqlType: PostgresDataType { Element.arrayType }
     static var psqlFormat: PostgresFormat { .binary }
@@ -14,7 +15,7 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
     /// The elements in the array's binary format. An array of bytes, not a `ByteBuffer`: a
     /// contact record batch appends 43 small values per row, each a length and its bytes, and
     /// each `ByteBuffer` write pays for its bounds, uniqueness and exclusivity checks (a tenth of
-    /// the binds' CPU, perf).
+    /// the binds' CPU).
     private var elements: [UInt8] = []
     private(set) var count = 0
 
@@ -59,7 +60,7 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
 ///
 /// For the contact record upsert's `raw` column (2–4 KB per CTR): gathered in a buffer of its own
 /// first (``ArrayColumn``), every value would be copied twice, into megabytes of freshly faulted
-/// pages per transaction (measured when every column was gathered: a fifth of the worker's CPU).
+/// pages per transaction (that copy alone would be about a fifth of the worker's CPU).
 struct RowColumn<Row: Sendable, Element: ArrayColumnElement>: PostgresNonThrowingEncodable,
     PostgresDynamicTypeEncodable
 {

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Every column but `raw` is gathered in one pass over the rows (``ArrayColumn``): each row's
 /// `Queue` and `Agent` are read once for all their columns. Read column by column, every access
-/// through an optional segment (`agent?.username`) copied the segment, retaining and releasing
-/// its dozen strings, 16 times per row for `Agent` alone. `raw` (2–4 KB per CTR) is written
+/// through an optional segment (`agent?.username`) would copy the segment, retaining and
+/// releasing its dozen strings, 16 times per row for `Agent` alone. `raw` (2–4 KB per CTR) is written
 /// straight from the rows into its bind (``RowColumn``): gathered first, it would be copied twice.
 public struct ContactRecordColumns: Sendable {
     typealias Row = IngestBatch.Sourced<ContactTraceRecord>

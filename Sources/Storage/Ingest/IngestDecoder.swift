@@ -118,7 +118,7 @@ public struct IngestDecoder: Sendable {
         }
     }
 
-    /// The version guard of DESIGN.md: newer `LastUpdateTimestamp` wins, then the later
+    /// The version guard (docs/ingest.md): newer `LastUpdateTimestamp` wins, then the later
     /// (partition, offset).
     static func isNewer(
         _ candidate: IngestBatch.Sourced<ContactTraceRecord>,

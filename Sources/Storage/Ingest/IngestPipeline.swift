@@ -383,8 +383,8 @@ public final class IngestPipeline: Sendable {
 
     /// Gives each of `partitions` (just claimed) that has nothing in flight the lane with the
     /// fewest claimed partitions, so a worker's partitions are spread evenly over its lanes
-    /// whatever their number (hashing — Swift's hash is seeded per process — put all four
-    /// partitions of a worker on one lane one time in eight, three on one lane one time in two).
+    /// whatever their number (a hash would not: Swift seeds it per process, and it would put all
+    /// four partitions of a worker on one lane one time in eight, three one time in two).
     /// A partition with parts still in flight (its release timed out) keeps its lane, so its
     /// batches stay in order; nothing of the others is queued, so the move is safe (checked and
     /// done under the lock with which ``decode(_:number:)`` marks parts in flight).

@@ -68,7 +68,7 @@ public struct IngestTopics: Sendable, Hashable {
     /// The contact event topic.
     public var contactEvents: String
 
-    /// Creates the topic names (defaults are those of DESIGN.md).
+    /// Creates the topic names (the defaults are `SWITCHBOARD_TOPIC_*`'s, docs/architecture.md).
     public init(
         contactRecords: String = "contact-records",
         agentEvents: String = "agent-events",

@@ -4,7 +4,7 @@ import PostgresNIO
 
 /// The connections the ingest writes its batches on: its own, outside `PostgresClient`'s pool.
 ///
-/// Two properties of postgres-nio 1.33 decide this (issue 17, the stall after an outage):
+/// Two properties of postgres-nio 1.33 decide this (either would stall a worker after an outage):
 /// - Its statements do not honour task cancellation, and a statement sent on a connection that
 ///   has just closed is lost without an answer: once NIO has removed the closed channel's
 ///   handlers, the write is dropped together with the statement's promise, and the caller waits
