@@ -75,7 +75,7 @@ public struct KafkaConsumerConfiguration: Sendable {
         // A fetch response may exceed `fetch.max.bytes` by up to a partition's batch, and
         // librdkafka drops the connection (and fetches the same again, forever) when a response
         // exceeds `receive.message.max.bytes`, which it otherwise raises only to fetch + 512.
-        // With a large fetch and 256 partitions an ingest worker stalled that way: unless the
+        // With a large fetch and many partitions an ingest worker stalls that way: unless the
         // receive limit is given, it gets twice the fetch limit.
         if common.properties["receive.message.max.bytes"] == nil, let fetch = common.properties["fetch.max.bytes"],
             let bytes = Int(fetch), bytes > 0

@@ -111,8 +111,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
         // a table of the same shape from two connections at once, half the rows each): alternated,
         // `rounds` times each (3 by default), the fastest of each kept. On a shared 2-core machine
         // one run of either can lose a quarter of its speed to a neighbour, and the ratio of one run
-        // of each measured minutes apart mostly measured that; with two rounds, L still moved from
-        // 15,000 to 24,000 rows/s within one run (2026-11-24).
+        // of each measured minutes apart mostly measures that; even L alone can move by 1.5× within
+        // one run.
         let ordered = newest.values.sorted { $0.1 < $1.1 }
         newest = [:]
         let halves = [0, 1].map { half in
@@ -134,8 +134,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment)
         }
         // The stream without the rollups' upkeep too (no-op functions, trigger dropped), in the
-        // same rounds: what the rollups cost the stream (`rollup_ratio`, issue 14's
-        // ingest_ratio_change). Each run has a schema and consumer group of its own.
+        // same rounds: what the rollups cost the stream (`rollup_ratio`, which `make bench-analyst`
+        // reports as ingest_ratio_change). Each run has a schema and consumer group of its own.
         var streams: [StreamRun] = []
         var bareStreams: [StreamRun] = []
         var limitSeconds: [Double] = []
@@ -392,11 +392,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
     }
 
     /// Vacuums and analyzes every database of the bench's server (untimed), so that no timed run
-    /// hosts the autovacuum of the runs before it. Without it, the vacuum of each stream's 200,000
-    /// rows (and of L's table) started a minute later, inside the next timed window: logged
-    /// (`log_autovacuum_min_duration = 0`) in the first stream without the upkeep, the second
-    /// stream with it and the second without, never in the first with it — which made the streams
-    /// without the upkeep look slower than they are.
+    /// hosts the autovacuum of the runs before it. Without it, the autovacuum of each stream's
+    /// 200,000 rows (and of L's table) starts about a minute later, inside a later timed window,
+    /// and slows whichever variant runs then: the ratios between variants would measure it.
     static func settle(_ url: String) async throws {
         let vacuum = try ProcessSpawn.start(
             ["/usr/bin/vacuumdb", "--all", "--analyze", "--quiet", "--maintenance-db", url],

@@ -7,7 +7,7 @@ import Foundation
 /// A keep-alive HTTP/1.1 connection over a plain blocking socket that writes prepared requests
 /// and reads `Content-Length` answers: the cheapest possible client, so the load generator takes
 /// as little of the machine's CPU as it can from the server it measures (URLSession on Linux
-/// spent most of a core on 1.5 MB uploads). Used from one thread at a time.
+/// spends most of a core on 1.5 MB uploads). Used from one thread at a time.
 final class RawHTTPConnection {
     private let descriptor: Int32
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)

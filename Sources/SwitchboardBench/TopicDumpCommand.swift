@@ -6,8 +6,8 @@ import Logging
 /// from the beginning of each partition to its high watermark, one line per record:
 /// `topic partition offset key`. The topology test counts messages with it (what the ingest must
 /// have stored exactly once). It fails when a partition's log no longer starts at offset 0: the
-/// mock cluster silently deletes a partition's oldest records beyond ~5 MB, which made an
-/// earlier `kcat -C -e` count come out short of the rows the ingest had rightly stored.
+/// mock cluster silently deletes a partition's oldest records beyond ~5 MB, and a count over
+/// such a log (as `kcat -C -e` gives) comes out short of the rows the ingest rightly stored.
 struct TopicDumpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "topic-dump",
@@ -34,7 +34,7 @@ struct TopicDumpCommand: AsyncParsableCommand {
             guard let count = metadata.topics[topic] else { throw ValidationError("no topic \(topic) in the cluster") }
             partitions += (0..<count).map { TopicPartition(topic: topic, partition: Int32($0)) }
         }
-        // A group id only because librdkafka's assign needs one (KAFKA-NOTES); nothing is committed.
+        // A group id only because librdkafka's assign needs one; nothing is committed.
         let consumer = try await KafkaConsumer(
             configuration: KafkaConsumerConfiguration(common: common, groupID: "switchboard-topic-dump"),
             logger: logger
@@ -77,7 +77,7 @@ struct TopicDumpCommand: AsyncParsableCommand {
         }
         try await consumer.close()
         // A partition's log starts at offset 0 unless the broker deleted its oldest records (the
-        // mock cluster keeps ~5 MB per partition, KAFKA-NOTES): then the dump is not every record
+        // mock cluster keeps ~5 MB per partition): then the dump is not every record
         // ever produced, and a count built on it would be wrong. Refuse instead.
         let evicted = firstOffset.filter { $0.value > 0 }.keys.sorted()
         if !evicted.isEmpty {

@@ -17,7 +17,7 @@ extension WorkerProcessSuites {
         /// returned) to the worker's next written batch, every batch that waited included.
         ///
         /// The pipeline's own bound is its retry backoff cap plus one connection and one batch
-        /// write (about 2 s here, README "Database outages"); the rest is margin for a 2-core CI
+        /// write (about 2 s here, docs/ingest.md "Database outages"); the rest is margin for a 2-core CI
         /// machine that compiles and runs other suites meanwhile. Before the fix a worker could
         /// stay silent for good, so a bound of this size still tells a recovery from a stall.
         static let recoveryBound: Duration = .seconds(15)

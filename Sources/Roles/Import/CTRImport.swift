@@ -148,9 +148,9 @@ actor ImportFileSource: IngestSource {
     /// goes to the dead-letter table anyway).
     ///
     /// FNV-1a's low bits are the parity of its input's low bits: without the final mix (MurmurHash3's
-    /// `fmix32`) the ContactIds of `make bench-ingest` ("c0000042-0000-4000-8000-000000000042", each
-    /// number written twice) took 4 of the 16 pseudo-partitions, all even, so an import whose lanes
-    /// go by the pseudo-partition's number wrote on one lane.
+    /// `fmix32`) ContactIds such as `make bench-ingest`'s ("c0000042-0000-4000-8000-000000000042",
+    /// each number written twice) would take 4 of the 16 pseudo-partitions, all even, and an import
+    /// whose lanes go by the pseudo-partition's number would write on one lane.
     static func partition(of object: [UInt8]) -> Int32 {
         guard let contactId = try? ConnectStream.contactRecords.key(of: object) else { return -1 }
         return partition(ofContact: contactId)

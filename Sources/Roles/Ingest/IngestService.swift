@@ -75,7 +75,7 @@ public struct IngestService: Service {
     ///
     /// A short fetch wait keeps the prefetch queue full enough to feed the writers; fetches of
     /// 48 MiB (librdkafka's default is 50 MB) bound what a fetch response holds in memory, which
-    /// the ingest's memory formula counts (README, "Ingest throughput and memory"). The binding
+    /// the ingest's memory formula counts (docs/ingest.md, "Memory"). The binding
     /// keeps `receive.message.max.bytes` above `fetch.max.bytes` (``KafkaConsumerConfiguration``),
     /// also when only the fetch limit is overridden.
     static let consumerProperties = [
