@@ -17,9 +17,9 @@ extension WorkerProcessSuites {
         /// returned) to the worker's next written batch, every batch that waited included.
         ///
         /// The pipeline's own bound is its retry backoff cap plus one connection and one batch
-        /// write (about 2 s here, docs/ingest.md "Database outages"); the rest is margin for a 2-core CI
-        /// machine that compiles and runs other suites meanwhile. Before the fix a worker could
-        /// stay silent for good, so a bound of this size still tells a recovery from a stall.
+        /// write (about 2 s here, docs/ingest.md "Database outages"); the rest is margin for a
+        /// 2-core CI machine that compiles and runs other suites meanwhile. A worker that stalls
+        /// stays silent for good, so a bound of this size still tells a recovery from a stall.
         static let recoveryBound: Duration = .seconds(15)
 
         /// One way the database goes away.
