@@ -24,7 +24,7 @@ export SWITCHBOARD_DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/switchbo
 export SWITCHBOARD_SIMULATOR=on
 export SWITCHBOARD_SIMULATOR_SPEED="${SWITCHBOARD_SIMULATOR_SPEED:-120}"
 # A Friday lunchtime in Japan: the simulated stores follow their hours, so a run started at night
-# (JST) saw every store closed, no call answered and no agent change on the floor for minutes.
+# (JST) would see every store closed, no call answered and no agent change on the floor for minutes.
 export SWITCHBOARD_SIMULATOR_START="${SWITCHBOARD_SIMULATOR_START:-2026-11-20T11:30:00+09:00}"
 base="http://127.0.0.1:$http_port"
 

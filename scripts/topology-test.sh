@@ -84,8 +84,8 @@ export SWITCHBOARD_FLOWS_DIR="$PWD/flows"
 psql_value() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d switchboard -qAt -c "$1"; }
 
 log "broker: switchboard broker (the embedded mock cluster as its own process)"
-# 48 partitions: the mock cluster deletes a partition's oldest records beyond ~5 MB (KAFKA-NOTES),
-# and 12 agents' events keyed by agent on 6 partitions once put 5 MB in one of them.
+# 48 partitions: the mock cluster deletes a partition's oldest records beyond ~5 MB, and 12
+# agents' events keyed by agent on 6 partitions can put 5 MB in one of them.
 start broker "$binary" broker --partitions 48 --bootstrap-file "$work/bootstrap"
 for _ in $(seq 1 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
 [ -s "$work/bootstrap" ] || fail "the broker did not write its bootstrap address"
@@ -198,7 +198,8 @@ count_topic() { awk -v topic="$1" '$1 == topic' "$work/messages" | wc -l; }
 ctr_messages=$(count_topic contact-records)
 agent_messages=$(count_topic agent-events)
 contact_messages=$(count_topic contact-events)
-# Offsets are not contiguous (KAFKA-NOTES): the stored next offsets must equal each partition's
+# Kafka does not promise contiguous offsets (transaction markers and compaction leave gaps): the
+# stored next offsets must equal each partition's
 # last offset + 1, summed.
 total=$(awk '{ key = $1 " " $2; if (!(key in last) || $3 > last[key]) last[key] = $3 }
     END { sum = 0; for (key in last) sum += last[key] + 1; print sum }' "$work/messages")
