@@ -199,8 +199,7 @@ ctr_messages=$(count_topic contact-records)
 agent_messages=$(count_topic agent-events)
 contact_messages=$(count_topic contact-events)
 # Kafka does not promise contiguous offsets (transaction markers and compaction leave gaps): the
-# stored next offsets must equal each partition's
-# last offset + 1, summed.
+# stored next offsets must equal each partition's last offset + 1, summed.
 total=$(awk '{ key = $1 " " $2; if (!(key in last) || $3 > last[key]) last[key] = $3 }
     END { sum = 0; for (key in last) sum += last[key] + 1; print sum }' "$work/messages")
 awk '{ key = $1 "|" $2; if (!(key in last) || $3 > last[key]) last[key] = $3 }
