@@ -5,6 +5,7 @@
 #
 #   1. docker-compose.yml: `docker-compose config` (default and simulator profile, with
 #      deploy/compose.env.example), no password or token in the file (config fails without them),
+#      the example's credentials >= 16 bytes and free of CHANGE-ME/changeme/PLACEHOLDER,
 #      the KRaft CLUSTER_ID is a 16-byte base64url UUID, published ports bind 127.0.0.1, postgres
 #      is probed over TCP, healthchecks, Kafka properties for every role;
 #   2. deploy/kubernetes: `kubectl kustomize` with kustomize's default settings (as
@@ -293,6 +294,47 @@ for name, s in raw_services.items():
             problem(C, "docker-compose.yml", f"{name}: SWITCHBOARD_DATABASE_URL carries a password ({m.group(1)!r}); use ${{POSTGRES_PASSWORD:?...}}")
 say("docker-compose.yml: no password or token in the file")
 
+# deploy/compose.env.example: the local credentials are real enough for the roles' start checks
+# (each token / secret / key >= 16 bytes; no CHANGE-ME / changeme / PLACEHOLDER in any credential).
+PLACEHOLDER_WORDS = re.compile(r"change-?me|placeholder", re.I)
+MIN_CREDENTIAL_BYTES = 16
+example_env = {}
+for line in open(os.path.join(root, "deploy", "compose.env.example"), encoding="utf-8"):
+    line = line.strip()
+    if line and not line.startswith("#") and "=" in line:
+        key, value = line.split("=", 1)
+        example_env[key.strip()] = value.strip().strip('"').strip("'")
+def credential_problems(key, value):
+    """What the roles' start checks would refuse in `key=value` (empty: nothing)."""
+    found = []
+    if key in ("SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"):
+        parts = [p.strip() for p in value.split(",") if p.strip()]
+    elif key in ("SWITCHBOARD_HOOK_HMAC_SECRET", "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET"):
+        parts = [value] if value else []
+    elif key in ("POSTGRES_PASSWORD",):
+        return [f"{key} contains a placeholder word"] if PLACEHOLDER_WORDS.search(value) else []
+    elif key == "SWITCHBOARD_DATABASE_URL":
+        m = re.match(r"^[a-z]+://[^:@/]+:([^@]*)@", value)
+        return [f"{key}'s password contains a placeholder word"] if m and PLACEHOLDER_WORDS.search(m.group(1)) else []
+    elif key == "SWITCHBOARD_KAFKA_PROPERTIES":
+        m = re.search(r"(?:^|,)\s*sasl\.password=([^,]*)", value)
+        return [f"{key}'s sasl.password contains a placeholder word"] if m and PLACEHOLDER_WORDS.search(m.group(1)) else []
+    else:
+        return []
+    for part in parts:
+        if PLACEHOLDER_WORDS.search(part):
+            found.append(f"{key} contains a placeholder word")
+        if len(part.encode()) < MIN_CREDENTIAL_BYTES:
+            found.append(f"{key} has a value of {len(part.encode())} bytes (< {MIN_CREDENTIAL_BYTES}: the roles refuse to start)")
+    return found
+for key in ("POSTGRES_PASSWORD", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS"):
+    if not example_env.get(key):
+        problem(C, "deploy/compose.env.example", f"{key} has no value (docker-compose.yml requires it)")
+for key, value in example_env.items():
+    for message in credential_problems(key, value):
+        problem(C, "deploy/compose.env.example", message)
+say("deploy/compose.env.example: every credential >= 16 bytes where the roles require it, no placeholder")
+
 # ================================ 2. Kubernetes ================================
 K = "kubernetes"
 kdir = os.path.join(root, "deploy", "kubernetes")
@@ -348,6 +390,7 @@ MiB = 1024**2
 # What each role may receive from Secrets: the least it needs.
 SECRET_POLICY = {
     "migrate": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
+    "retention": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
     "ingest": ({"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}, {"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}),
     "serve": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_CONSOLE_TOKENS"},
               {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET",
@@ -356,6 +399,43 @@ SECRET_POLICY = {
 # The shutdown budget of the binary: the floor/ingest Kafka consumer's close is bounded by 15 s.
 CONSUMER_CLOSE_SECONDS = 15
 INGEST_MEASURED_RSS_MIB = 400   # README, Benchmarks: make bench-ingest, 270-400 MiB worker RSS
+
+# The Secrets deploy/README.md's steps create (the first ```sh block of "## Kubernetes"): their
+# names and keys are what the Deployments' secretRefs get. Those steps must only `create` them
+# (which refuses to replace an existing Secret) and never apply a Secret manifest.
+def documented_steps():
+    text = open(os.path.join(root, "deploy", "README.md"), encoding="utf-8").read()
+    m = re.search(r"(?m)^## Kubernetes\s*$", text)
+    block = re.search(r"```sh\n(.*?)```", text[m.end():], re.S) if m else None
+    if not block:
+        problem(K, "deploy/README.md", "no ```sh block of deployment steps under ## Kubernetes")
+        return []
+    commands = re.sub(r"\\\n\s*", " ", block.group(1)).splitlines()
+    return [c.strip() for c in commands if c.strip() and not c.strip().startswith("#")]
+documented_secrets = {}
+for command in documented_steps():
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        problem(K, "deploy/README.md", f"step does not parse ({error}): {command[:80]}")
+        continue
+    if "secret" in words and "generic" in words:
+        name = words[words.index("generic") + 1]
+        if "create" not in words or any(w.startswith("--dry-run") for w in words) or "|" in command:
+            problem(K, "deploy/README.md", f"step 2 must `kubectl create secret` {name} (which never replaces one), not apply it: {command[:90]}")
+        data = {}
+        for w in words:
+            for flag in ("--from-literal=", "--from-file="):
+                if w.startswith(flag):
+                    key, _, value = w[len(flag):].partition("=")
+                    data[key] = value if flag == "--from-literal=" else f"<file {value}>"
+        documented_secrets[name] = {"metadata": {"name": name}, "stringData": data}
+    elif "apply" in words and any(w in ("-f", "--filename") or w.startswith("--filename=") for w in words):
+        problem(K, "deploy/README.md", f"the deployment steps apply a file ({command[:80]}): Secrets are only created, nothing else is applied but -k")
+for name in ("switchboard-database", "switchboard-serve", "switchboard-kafka"):
+    if name not in documented_secrets:
+        problem(K, "deploy/README.md", f"the deployment steps do not create the Secret {name}")
+say(f"deploy/README.md steps create Secrets {sorted(documented_secrets)} with `kubectl create` (never replaced, never applied)")
 
 def check_rendered(path, label, live_flows, external=()):
     docs = load_all(path)
@@ -373,13 +453,18 @@ def check_rendered(path, label, live_flows, external=()):
             problem(K, where, "namespace should be switchboard")
     configmaps = {d["metadata"]["name"]: d for _, d in by_kind.get("ConfigMap", [])}
     configmaps.update({name: {} for name in external})   # created out of band, documented
-    secrets = {d["metadata"]["name"]: d for _, d in by_kind.get("Secret", [])}
+    # No Secret in a render of the repository's manifests: a Secret here would replace the real one
+    # (created out of band, deploy/README.md step 2) at every `kubectl apply -k`. The Secrets the
+    # pods read are the ones the README's `kubectl create secret` commands create.
     for where, s in by_kind.get("Secret", []):
-        values = " ".join(str(v) for v in (s.get("stringData") or {}).values())
-        if values and "PLACEHOLDER" not in values:
-            problem(K, where, "Secret values must be marked PLACEHOLDER in the repository")
-        if s.get("data"):
-            problem(K, where, "use stringData with PLACEHOLDER values, not data")
+        problem(K, where, "a Secret in the rendered manifests: `kubectl apply -k` would overwrite the real one "
+                          "(create Secrets out of band: deploy/README.md, Kubernetes, step 2)")
+    text = open(path, encoding="utf-8").read()
+    for m in PLACEHOLDER_WORDS.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        problem(K, f"{label} line {line}", f"placeholder value {m.group(0)!r} in the rendered manifests "
+                                           f"({text.splitlines()[line - 1].strip()[:100]})")
+    secrets = dict(documented_secrets)
 
     def env_sources(container):
         """(settings keys, secret keys, env values) a container receives."""
