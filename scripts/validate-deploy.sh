@@ -377,8 +377,10 @@ say(f"deploy/kubernetes: {len(files)} files, {raw_objects} objects parsed, kusto
 
 known_api = {
     "Namespace": "v1", "ConfigMap": "v1", "Secret": "v1", "Service": "v1",
-    "Deployment": "apps/v1", "Job": "batch/v1", "PodDisruptionBudget": "policy/v1",
+    "Deployment": "apps/v1", "Job": "batch/v1", "PodDisruptionBudget": "policy/v1", "CronJob": "batch/v1",
+    "NetworkPolicy": "networking.k8s.io/v1", "Ingress": "networking.k8s.io/v1", "PriorityClass": "scheduling.k8s.io/v1",
 }
+CLUSTER_SCOPED = {"Namespace", "PriorityClass"}
 def quantity(text):
     m = re.fullmatch(r"([0-9.]+)([KMGT]i?|[kmgt]|)", str(text))
     if not m:
@@ -392,13 +394,16 @@ SECRET_POLICY = {
     "migrate": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
     "retention": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
     "ingest": ({"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}, {"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}),
-    "serve": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_CONSOLE_TOKENS"},
+    "serve": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"},
               {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET",
-               "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS"}),
+               "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"}),
+    "receive": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"},
+                {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"}),
 }
 # The shutdown budget of the binary: the floor/ingest Kafka consumer's close is bounded by 15 s.
 CONSUMER_CLOSE_SECONDS = 15
-INGEST_MEASURED_RSS_MIB = 400   # README, Benchmarks: make bench-ingest, 270-400 MiB worker RSS
+INGEST_MEASURED_RSS_MIB = 253   # README, Benchmarks: make bench-ingest, 246-265 MB (<= 253 MiB) peak worker RSS
+INGEST_FETCH_MIB = 48           # IngestService.consumerProperties fetch.max.bytes; receive.message.max.bytes is twice it
 
 # The Secrets deploy/README.md's steps create (the first ```sh block of "## Kubernetes"): their
 # names and keys are what the Deployments' secretRefs get. Those steps must only `create` them
@@ -449,7 +454,7 @@ def check_rendered(path, label, live_flows, external=()):
         by_kind.setdefault(kind, []).append((where, doc))
         if kind in known_api and doc.get("apiVersion") != known_api[kind]:
             problem(K, where, f"{kind} should use apiVersion {known_api[kind]}, not {doc.get('apiVersion')}")
-        if kind != "Namespace" and (doc.get("metadata") or {}).get("namespace") != "switchboard":
+        if kind not in CLUSTER_SCOPED and (doc.get("metadata") or {}).get("namespace") != "switchboard":
             problem(K, where, "namespace should be switchboard")
     configmaps = {d["metadata"]["name"]: d for _, d in by_kind.get("ConfigMap", [])}
     configmaps.update({name: {} for name in external})   # created out of band, documented
@@ -630,6 +635,12 @@ def check_rendered(path, label, live_flows, external=()):
                     problem(K, cw, f"memory request {(res.get('requests') or {}).get('memory')} is below the measured {INGEST_MEASURED_RSS_MIB} MiB worker RSS")
                 if limit < request * 1.25:
                     problem(K, cw, f"memory limit {(res.get('limits') or {}).get('memory')} leaves no headroom over the request (fetch buffers)")
+                if limit < (INGEST_MEASURED_RSS_MIB + 2 * INGEST_FETCH_MIB) * MiB:
+                    problem(K, cw, f"memory limit {(res.get('limits') or {}).get('memory')} is below the measured RSS ({INGEST_MEASURED_RSS_MIB} MiB) "
+                                   f"+ one fetch response in flight (receive.message.max.bytes = 2 x {INGEST_FETCH_MIB} MiB)")
+                if request > 2 * INGEST_MEASURED_RSS_MIB * MiB:
+                    problem(K, cw, f"memory request {(res.get('requests') or {}).get('memory')} is over twice the measured {INGEST_MEASURED_RSS_MIB} MiB: "
+                                   "the numbers no longer match the code (deploy/README.md, Resources)")
                 if grace < CONSUMER_CLOSE_SECONDS + 15:
                     problem(K, where, f"terminationGracePeriodSeconds {grace} is too short to finish a batch and close the consumer")
         deployments[d["metadata"]["name"]] = (labels, containers, role)
@@ -648,6 +659,10 @@ def check_rendered(path, label, live_flows, external=()):
         pod = (((j.get("spec") or {}).get("template") or {}).get("spec")) or {}
         if pod.get("restartPolicy") not in ("OnFailure", "Never"):
             problem(K, where, "Job restartPolicy must be OnFailure or Never")
+        containers = pod.get("containers") or []
+        pod_checks(where, pod, (containers[0].get("args") or [None])[0] if containers else None)
+    for where, cj in by_kind.get("CronJob", []):
+        pod = (((((cj.get("spec") or {}).get("jobTemplate") or {}).get("spec") or {}).get("template") or {}).get("spec")) or {}
         containers = pod.get("containers") or []
         pod_checks(where, pod, (containers[0].get("args") or [None])[0] if containers else None)
     roles = {r for _, (_, _, r) in deployments.items()}
