@@ -21,7 +21,16 @@
 #      every shared library of `ldd PATH` is provided by the runtime stage's packages and the
 #      ones the binary links directly are named explicitly;
 #   4. deploy/prometheus: `promtool check rules` and `promtool test rules`, metric names;
-#   5. deploy/grafana/*.json: parses, every panel's PromQL names a metric defined in Sources/.
+#   5. deploy/grafana/*.json: parses, every panel's PromQL names a metric defined in Sources/;
+#   6. deploy/aws: cfn-lint (installed from PyPI when missing);
+#   7. scripts/deploycheck/production.py (see its docstring): Kafka topics as code (RF >= 3, min
+#      ISR >= 2, delete, max.message.bytes > 1 MiB, retention.ms as README derives it); serve (and
+#      components/receive) >= 3 replicas, zone spread DoNotSchedule, host spread, PriorityClass,
+#      PDB, NetworkPolicies (default deny, no PostgreSQL egress); the public Ingress routes only
+#      the hook and the receiver, nothing routes /metrics; every metric a rule uses is exported by
+#      Sources/ (or is on an explicit kube-state-metrics/`up` list), every rule has a promtool
+#      test, `up` is selected by labels the discovery job sets; the CloudFormation alarms exist;
+#      deploy/README pins a digest, shares one Firehose key, and its connection budget adds up.
 #
 # Every problem is printed with its reason; exits non-zero if there is any. Installs what it
 # needs: docker-compose, prometheus (promtool), python3-yaml, binutils with apt-get; kubectl
@@ -108,6 +117,14 @@ printf 'resources:\n  - %s\ncomponents:\n  - %s/components/live-flows\n' "$base_
 say "kubectl kustomize: deploy/kubernetes + components/live-flows"
 kubectl kustomize "$work/live-flows" >"$work/kubernetes-live-flows.yaml" 2>"$work/kustomize-live.err" ||
     fail kustomize "deploy/kubernetes with components/live-flows does not render" "$work/kustomize-live.err"
+mkdir -p "$work/receive"
+printf 'resources:\n  - %s\ncomponents:\n  - %s/components/receive\n' "$base_rel" "$base_rel" >"$work/receive/kustomization.yaml"
+say "kubectl kustomize: deploy/kubernetes + components/receive"
+kubectl kustomize "$work/receive" >"$work/kubernetes-receive.yaml" 2>"$work/kustomize-receive.err" ||
+    fail kustomize "deploy/kubernetes with components/receive does not render" "$work/kustomize-receive.err"
+say "kubectl kustomize deploy/kubernetes/kafka-topics (Strimzi KafkaTopics)"
+kubectl kustomize deploy/kubernetes/kafka-topics >"$work/kafka-topics.yaml" 2>"$work/kustomize-topics.err" ||
+    fail kustomize "deploy/kubernetes/kafka-topics does not render" "$work/kustomize-topics.err"
 if command -v kubeconform >/dev/null 2>&1; then
     say "kubeconform: strict schema validation"
     kubeconform -strict -summary "$work/kubernetes.yaml" >"$work/kubeconform.out" 2>&1 ||
@@ -126,7 +143,7 @@ promtool test rules deploy/prometheus/alerts.test.yaml >"$work/promtool-test.out
     fail promtool "promtool test rules deploy/prometheus/alerts.test.yaml" "$work/promtool-test.out"
 
 # --- 6. CloudFormation (deploy/aws): cfn-lint from PyPI --------------------------------------------
-command -v cfn-lint >/dev/null 2>&1 || python3 -m pip install -q cfn-lint >/dev/null 2>&1 || true
+command -v cfn-lint >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check cfn-lint >/dev/null 2>&1 || true
 if command -v cfn-lint >/dev/null 2>&1; then
     say "cfn-lint deploy/aws/connect-to-switchboard.yaml ($(cfn-lint --version 2>&1 | head -n 1))"
     cfn-lint deploy/aws/connect-to-switchboard.yaml >"$work/cfn-lint.out" 2>&1 ||
@@ -703,6 +720,8 @@ def check_rendered(path, label, live_flows, external=()):
 
 if os.path.exists(os.path.join(work, "kubernetes.yaml")) and os.path.getsize(os.path.join(work, "kubernetes.yaml")):
     check_rendered(os.path.join(work, "kubernetes.yaml"), "kustomize deploy/kubernetes", live_flows=False)
+if os.path.exists(os.path.join(work, "kubernetes-receive.yaml")) and os.path.getsize(os.path.join(work, "kubernetes-receive.yaml")):
+    check_rendered(os.path.join(work, "kubernetes-receive.yaml"), "kustomize +receive", live_flows=False)
 if os.path.exists(os.path.join(work, "kubernetes-live-flows.yaml")) and os.path.getsize(os.path.join(work, "kubernetes-live-flows.yaml")):
     check_rendered(os.path.join(work, "kubernetes-live-flows.yaml"), "kustomize +live-flows", live_flows=True,
                    external=("switchboard-flows",))
@@ -1198,6 +1217,12 @@ if problems:
 PY
     fail checks "the checks above found problems (listed above)"
 fi
+
+# --- 7. production checks (scripts/deploycheck/production.py): topics, serve fenced, ingress, -------
+#        every rule's metrics exported and every rule tested, CloudFormation alarms, README budgets
+say "scripts/deploycheck/production.py: topics, spread and fences, Ingress, metrics and tests of every rule, alarms, README"
+PYTHONDONTWRITEBYTECODE=1 python3 -m scripts.deploycheck.production "$root" "$work" ||
+    fail production "scripts/deploycheck/production.py found problems (listed above)"
 
 if [ ${#failures[@]} -gt 0 ]; then
     printf '\nvalidate-deploy: FAILED (%d):\n' "${#failures[@]}" >&2
