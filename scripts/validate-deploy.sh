@@ -5,6 +5,7 @@
 #
 #   1. docker-compose.yml: `docker-compose config` (default and simulator profile, with
 #      deploy/compose.env.example), no password or token in the file (config fails without them),
+#      the example's credentials >= 16 bytes and free of CHANGE-ME/changeme/PLACEHOLDER,
 #      the KRaft CLUSTER_ID is a 16-byte base64url UUID, published ports bind 127.0.0.1, postgres
 #      is probed over TCP, healthchecks, Kafka properties for every role;
 #   2. deploy/kubernetes: `kubectl kustomize` with kustomize's default settings (as
@@ -20,7 +21,16 @@
 #      every shared library of `ldd PATH` is provided by the runtime stage's packages and the
 #      ones the binary links directly are named explicitly;
 #   4. deploy/prometheus: `promtool check rules` and `promtool test rules`, metric names;
-#   5. deploy/grafana/*.json: parses, every panel's PromQL names a metric defined in Sources/.
+#   5. deploy/grafana/*.json: parses, every panel's PromQL names a metric defined in Sources/;
+#   6. deploy/aws: cfn-lint (installed from PyPI when missing);
+#   7. scripts/deploycheck/production.py (see its docstring): Kafka topics as code (RF >= 3, min
+#      ISR >= 2, delete, max.message.bytes > 1 MiB, retention.ms as README derives it); serve (and
+#      components/receive) >= 3 replicas, zone spread DoNotSchedule, host spread, PriorityClass,
+#      PDB, NetworkPolicies (default deny, no PostgreSQL egress); the public Ingress routes only
+#      the hook and the receiver, nothing routes /metrics; every metric a rule uses is exported by
+#      Sources/ (or is on an explicit kube-state-metrics/`up` list), every rule has a promtool
+#      test, `up` is selected by labels the discovery job sets; the CloudFormation alarms exist;
+#      deploy/README pins a digest, shares one Firehose key, and its connection budget adds up.
 #
 # Every problem is printed with its reason; exits non-zero if there is any. Installs what it
 # needs: docker-compose, prometheus (promtool), python3-yaml, binutils with apt-get; kubectl
@@ -107,6 +117,14 @@ printf 'resources:\n  - %s\ncomponents:\n  - %s/components/live-flows\n' "$base_
 say "kubectl kustomize: deploy/kubernetes + components/live-flows"
 kubectl kustomize "$work/live-flows" >"$work/kubernetes-live-flows.yaml" 2>"$work/kustomize-live.err" ||
     fail kustomize "deploy/kubernetes with components/live-flows does not render" "$work/kustomize-live.err"
+mkdir -p "$work/receive"
+printf 'resources:\n  - %s\ncomponents:\n  - %s/components/receive\n' "$base_rel" "$base_rel" >"$work/receive/kustomization.yaml"
+say "kubectl kustomize: deploy/kubernetes + components/receive"
+kubectl kustomize "$work/receive" >"$work/kubernetes-receive.yaml" 2>"$work/kustomize-receive.err" ||
+    fail kustomize "deploy/kubernetes with components/receive does not render" "$work/kustomize-receive.err"
+say "kubectl kustomize deploy/kubernetes/kafka-topics (Strimzi KafkaTopics)"
+kubectl kustomize deploy/kubernetes/kafka-topics >"$work/kafka-topics.yaml" 2>"$work/kustomize-topics.err" ||
+    fail kustomize "deploy/kubernetes/kafka-topics does not render" "$work/kustomize-topics.err"
 if command -v kubeconform >/dev/null 2>&1; then
     say "kubeconform: strict schema validation"
     kubeconform -strict -summary "$work/kubernetes.yaml" >"$work/kubeconform.out" 2>&1 ||
@@ -125,7 +143,7 @@ promtool test rules deploy/prometheus/alerts.test.yaml >"$work/promtool-test.out
     fail promtool "promtool test rules deploy/prometheus/alerts.test.yaml" "$work/promtool-test.out"
 
 # --- 6. CloudFormation (deploy/aws): cfn-lint from PyPI --------------------------------------------
-command -v cfn-lint >/dev/null 2>&1 || python3 -m pip install -q cfn-lint >/dev/null 2>&1 || true
+command -v cfn-lint >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check cfn-lint >/dev/null 2>&1 || true
 if command -v cfn-lint >/dev/null 2>&1; then
     say "cfn-lint deploy/aws/connect-to-switchboard.yaml ($(cfn-lint --version 2>&1 | head -n 1))"
     cfn-lint deploy/aws/connect-to-switchboard.yaml >"$work/cfn-lint.out" 2>&1 ||
@@ -293,6 +311,47 @@ for name, s in raw_services.items():
             problem(C, "docker-compose.yml", f"{name}: SWITCHBOARD_DATABASE_URL carries a password ({m.group(1)!r}); use ${{POSTGRES_PASSWORD:?...}}")
 say("docker-compose.yml: no password or token in the file")
 
+# deploy/compose.env.example: the local credentials are real enough for the roles' start checks
+# (each token / secret / key >= 16 bytes; no CHANGE-ME / changeme / PLACEHOLDER in any credential).
+PLACEHOLDER_WORDS = re.compile(r"change-?me|placeholder", re.I)
+MIN_CREDENTIAL_BYTES = 16
+example_env = {}
+for line in open(os.path.join(root, "deploy", "compose.env.example"), encoding="utf-8"):
+    line = line.strip()
+    if line and not line.startswith("#") and "=" in line:
+        key, value = line.split("=", 1)
+        example_env[key.strip()] = value.strip().strip('"').strip("'")
+def credential_problems(key, value):
+    """What the roles' start checks would refuse in `key=value` (empty: nothing)."""
+    found = []
+    if key in ("SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"):
+        parts = [p.strip() for p in value.split(",") if p.strip()]
+    elif key in ("SWITCHBOARD_HOOK_HMAC_SECRET", "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET"):
+        parts = [value] if value else []
+    elif key in ("POSTGRES_PASSWORD",):
+        return [f"{key} contains a placeholder word"] if PLACEHOLDER_WORDS.search(value) else []
+    elif key == "SWITCHBOARD_DATABASE_URL":
+        m = re.match(r"^[a-z]+://[^:@/]+:([^@]*)@", value)
+        return [f"{key}'s password contains a placeholder word"] if m and PLACEHOLDER_WORDS.search(m.group(1)) else []
+    elif key == "SWITCHBOARD_KAFKA_PROPERTIES":
+        m = re.search(r"(?:^|,)\s*sasl\.password=([^,]*)", value)
+        return [f"{key}'s sasl.password contains a placeholder word"] if m and PLACEHOLDER_WORDS.search(m.group(1)) else []
+    else:
+        return []
+    for part in parts:
+        if PLACEHOLDER_WORDS.search(part):
+            found.append(f"{key} contains a placeholder word")
+        if len(part.encode()) < MIN_CREDENTIAL_BYTES:
+            found.append(f"{key} has a value of {len(part.encode())} bytes (< {MIN_CREDENTIAL_BYTES}: the roles refuse to start)")
+    return found
+for key in ("POSTGRES_PASSWORD", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS"):
+    if not example_env.get(key):
+        problem(C, "deploy/compose.env.example", f"{key} has no value (docker-compose.yml requires it)")
+for key, value in example_env.items():
+    for message in credential_problems(key, value):
+        problem(C, "deploy/compose.env.example", message)
+say("deploy/compose.env.example: every credential >= 16 bytes where the roles require it, no placeholder")
+
 # ================================ 2. Kubernetes ================================
 K = "kubernetes"
 kdir = os.path.join(root, "deploy", "kubernetes")
@@ -335,8 +394,10 @@ say(f"deploy/kubernetes: {len(files)} files, {raw_objects} objects parsed, kusto
 
 known_api = {
     "Namespace": "v1", "ConfigMap": "v1", "Secret": "v1", "Service": "v1",
-    "Deployment": "apps/v1", "Job": "batch/v1", "PodDisruptionBudget": "policy/v1",
+    "Deployment": "apps/v1", "Job": "batch/v1", "PodDisruptionBudget": "policy/v1", "CronJob": "batch/v1",
+    "NetworkPolicy": "networking.k8s.io/v1", "Ingress": "networking.k8s.io/v1", "PriorityClass": "scheduling.k8s.io/v1",
 }
+CLUSTER_SCOPED = {"Namespace", "PriorityClass"}
 def quantity(text):
     m = re.fullmatch(r"([0-9.]+)([KMGT]i?|[kmgt]|)", str(text))
     if not m:
@@ -348,14 +409,55 @@ MiB = 1024**2
 # What each role may receive from Secrets: the least it needs.
 SECRET_POLICY = {
     "migrate": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
+    "retention": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
     "ingest": ({"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}, {"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}),
-    "serve": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_CONSOLE_TOKENS"},
+    "serve": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"},
               {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET",
-               "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS"}),
+               "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"}),
+    "receive": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"},
+                {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"}),
 }
 # The shutdown budget of the binary: the floor/ingest Kafka consumer's close is bounded by 15 s.
 CONSUMER_CLOSE_SECONDS = 15
-INGEST_MEASURED_RSS_MIB = 400   # README, Benchmarks: make bench-ingest, 270-400 MiB worker RSS
+INGEST_MEASURED_RSS_MIB = 253   # README, Benchmarks: make bench-ingest, 246-265 MB (<= 253 MiB) peak worker RSS
+INGEST_FETCH_MIB = 48           # IngestService.consumerProperties fetch.max.bytes; receive.message.max.bytes is twice it
+
+# The Secrets deploy/README.md's steps create (the first ```sh block of "## Kubernetes"): their
+# names and keys are what the Deployments' secretRefs get. Those steps must only `create` them
+# (which refuses to replace an existing Secret) and never apply a Secret manifest.
+def documented_steps():
+    text = open(os.path.join(root, "deploy", "README.md"), encoding="utf-8").read()
+    m = re.search(r"(?m)^## Kubernetes\s*$", text)
+    block = re.search(r"```sh\n(.*?)```", text[m.end():], re.S) if m else None
+    if not block:
+        problem(K, "deploy/README.md", "no ```sh block of deployment steps under ## Kubernetes")
+        return []
+    commands = re.sub(r"\\\n\s*", " ", block.group(1)).splitlines()
+    return [c.strip() for c in commands if c.strip() and not c.strip().startswith("#")]
+documented_secrets = {}
+for command in documented_steps():
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        problem(K, "deploy/README.md", f"step does not parse ({error}): {command[:80]}")
+        continue
+    if "secret" in words and "generic" in words:
+        name = words[words.index("generic") + 1]
+        if "create" not in words or any(w.startswith("--dry-run") for w in words) or "|" in command:
+            problem(K, "deploy/README.md", f"step 2 must `kubectl create secret` {name} (which never replaces one), not apply it: {command[:90]}")
+        data = {}
+        for w in words:
+            for flag in ("--from-literal=", "--from-file="):
+                if w.startswith(flag):
+                    key, _, value = w[len(flag):].partition("=")
+                    data[key] = value if flag == "--from-literal=" else f"<file {value}>"
+        documented_secrets[name] = {"metadata": {"name": name}, "stringData": data}
+    elif "apply" in words and any(w in ("-f", "--filename") or w.startswith("--filename=") for w in words):
+        problem(K, "deploy/README.md", f"the deployment steps apply a file ({command[:80]}): Secrets are only created, nothing else is applied but -k")
+for name in ("switchboard-database", "switchboard-serve", "switchboard-kafka"):
+    if name not in documented_secrets:
+        problem(K, "deploy/README.md", f"the deployment steps do not create the Secret {name}")
+say(f"deploy/README.md steps create Secrets {sorted(documented_secrets)} with `kubectl create` (never replaced, never applied)")
 
 def check_rendered(path, label, live_flows, external=()):
     docs = load_all(path)
@@ -369,17 +471,22 @@ def check_rendered(path, label, live_flows, external=()):
         by_kind.setdefault(kind, []).append((where, doc))
         if kind in known_api and doc.get("apiVersion") != known_api[kind]:
             problem(K, where, f"{kind} should use apiVersion {known_api[kind]}, not {doc.get('apiVersion')}")
-        if kind != "Namespace" and (doc.get("metadata") or {}).get("namespace") != "switchboard":
+        if kind not in CLUSTER_SCOPED and (doc.get("metadata") or {}).get("namespace") != "switchboard":
             problem(K, where, "namespace should be switchboard")
     configmaps = {d["metadata"]["name"]: d for _, d in by_kind.get("ConfigMap", [])}
     configmaps.update({name: {} for name in external})   # created out of band, documented
-    secrets = {d["metadata"]["name"]: d for _, d in by_kind.get("Secret", [])}
+    # No Secret in a render of the repository's manifests: a Secret here would replace the real one
+    # (created out of band, deploy/README.md step 2) at every `kubectl apply -k`. The Secrets the
+    # pods read are the ones the README's `kubectl create secret` commands create.
     for where, s in by_kind.get("Secret", []):
-        values = " ".join(str(v) for v in (s.get("stringData") or {}).values())
-        if values and "PLACEHOLDER" not in values:
-            problem(K, where, "Secret values must be marked PLACEHOLDER in the repository")
-        if s.get("data"):
-            problem(K, where, "use stringData with PLACEHOLDER values, not data")
+        problem(K, where, "a Secret in the rendered manifests: `kubectl apply -k` would overwrite the real one "
+                          "(create Secrets out of band: deploy/README.md, Kubernetes, step 2)")
+    text = open(path, encoding="utf-8").read()
+    for m in PLACEHOLDER_WORDS.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        problem(K, f"{label} line {line}", f"placeholder value {m.group(0)!r} in the rendered manifests "
+                                           f"({text.splitlines()[line - 1].strip()[:100]})")
+    secrets = dict(documented_secrets)
 
     def env_sources(container):
         """(settings keys, secret keys, env values) a container receives."""
@@ -545,6 +652,12 @@ def check_rendered(path, label, live_flows, external=()):
                     problem(K, cw, f"memory request {(res.get('requests') or {}).get('memory')} is below the measured {INGEST_MEASURED_RSS_MIB} MiB worker RSS")
                 if limit < request * 1.25:
                     problem(K, cw, f"memory limit {(res.get('limits') or {}).get('memory')} leaves no headroom over the request (fetch buffers)")
+                if limit < (INGEST_MEASURED_RSS_MIB + 2 * INGEST_FETCH_MIB) * MiB:
+                    problem(K, cw, f"memory limit {(res.get('limits') or {}).get('memory')} is below the measured RSS ({INGEST_MEASURED_RSS_MIB} MiB) "
+                                   f"+ one fetch response in flight (receive.message.max.bytes = 2 x {INGEST_FETCH_MIB} MiB)")
+                if request > 2 * INGEST_MEASURED_RSS_MIB * MiB:
+                    problem(K, cw, f"memory request {(res.get('requests') or {}).get('memory')} is over twice the measured {INGEST_MEASURED_RSS_MIB} MiB: "
+                                   "the numbers no longer match the code (deploy/README.md, Resources)")
                 if grace < CONSUMER_CLOSE_SECONDS + 15:
                     problem(K, where, f"terminationGracePeriodSeconds {grace} is too short to finish a batch and close the consumer")
         deployments[d["metadata"]["name"]] = (labels, containers, role)
@@ -563,6 +676,10 @@ def check_rendered(path, label, live_flows, external=()):
         pod = (((j.get("spec") or {}).get("template") or {}).get("spec")) or {}
         if pod.get("restartPolicy") not in ("OnFailure", "Never"):
             problem(K, where, "Job restartPolicy must be OnFailure or Never")
+        containers = pod.get("containers") or []
+        pod_checks(where, pod, (containers[0].get("args") or [None])[0] if containers else None)
+    for where, cj in by_kind.get("CronJob", []):
+        pod = (((((cj.get("spec") or {}).get("jobTemplate") or {}).get("spec") or {}).get("template") or {}).get("spec")) or {}
         containers = pod.get("containers") or []
         pod_checks(where, pod, (containers[0].get("args") or [None])[0] if containers else None)
     roles = {r for _, (_, _, r) in deployments.items()}
@@ -603,6 +720,8 @@ def check_rendered(path, label, live_flows, external=()):
 
 if os.path.exists(os.path.join(work, "kubernetes.yaml")) and os.path.getsize(os.path.join(work, "kubernetes.yaml")):
     check_rendered(os.path.join(work, "kubernetes.yaml"), "kustomize deploy/kubernetes", live_flows=False)
+if os.path.exists(os.path.join(work, "kubernetes-receive.yaml")) and os.path.getsize(os.path.join(work, "kubernetes-receive.yaml")):
+    check_rendered(os.path.join(work, "kubernetes-receive.yaml"), "kustomize +receive", live_flows=False)
 if os.path.exists(os.path.join(work, "kubernetes-live-flows.yaml")) and os.path.getsize(os.path.join(work, "kubernetes-live-flows.yaml")):
     check_rendered(os.path.join(work, "kubernetes-live-flows.yaml"), "kustomize +live-flows", live_flows=True,
                    external=("switchboard-flows",))
@@ -1098,6 +1217,12 @@ if problems:
 PY
     fail checks "the checks above found problems (listed above)"
 fi
+
+# --- 7. production checks (scripts/deploycheck/production.py): topics, serve fenced, ingress, -------
+#        every rule's metrics exported and every rule tested, CloudFormation alarms, README budgets
+say "scripts/deploycheck/production.py: topics, spread and fences, Ingress, metrics and tests of every rule, alarms, README"
+PYTHONDONTWRITEBYTECODE=1 python3 -m scripts.deploycheck.production "$root" "$work" ||
+    fail production "scripts/deploycheck/production.py found problems (listed above)"
 
 if [ ${#failures[@]} -gt 0 ]; then
     printf '\nvalidate-deploy: FAILED (%d):\n' "${#failures[@]}" >&2

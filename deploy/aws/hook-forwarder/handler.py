@@ -12,6 +12,12 @@ timeout, with the caller hearing silence):
 
 so the flow can branch on `$.External.result`. Standard library only: no packaging step.
 
+Every fallback is logged as one JSON line in CloudWatch Embedded Metric Format: CloudWatch Logs
+turns it into the metric Switchboard/HookForwarder FallbackAnswers (dimensions FunctionName, and
+FunctionName + Reason), which the stack's HookForwarderFallbackAlarm watches; the same line
+carries the reason, the message and the call's ContactId for the logs. A hook outage seen from
+Connect is therefore counted, not silent.
+
 Environment:
   SWITCHBOARD_HOOK_URL          base URL of the hook, e.g. https://switchboard.example.com (required)
   SWITCHBOARD_HOOK_FLOW         the flow evaluated when the block passes no `flow` parameter (main)
@@ -27,6 +33,7 @@ import hmac
 import json
 import os
 import socket
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -37,9 +44,13 @@ DEFAULT_BUDGET_MS = 2500
 SAFETY_MS = 250
 
 
+class FallbackAnswer(dict):
+    """A fallback map (a plain dict to Connect): marks the answers the forwarder made up."""
+
+
 def fallback(code, message):
     """The map the flow receives when the hook cannot answer."""
-    return {"result": "error", "error": code, "errorMessage": message[:500]}
+    return FallbackAnswer(result="error", error=code, errorMessage=message[:500])
 
 
 def flat_strings(answer):
@@ -93,9 +104,53 @@ def call_hook(request, timeout):
 _executor = concurrent.futures.ThreadPoolExecutor(max_workers=4)
 
 
+METRIC_NAMESPACE = "Switchboard/HookForwarder"
+METRIC_NAME = "FallbackAnswers"
+
+
+def fallback_record(answer, event, environ, now=time.time):
+    """The Embedded Metric Format line that logs and counts one fallback answer."""
+    contact = ((event or {}).get("Details") or {}).get("ContactData") or {}
+    function = environ.get("AWS_LAMBDA_FUNCTION_NAME", "hook-forwarder")
+    return {
+        "_aws": {
+            "Timestamp": int(now() * 1000),
+            "CloudWatchMetrics": [{
+                "Namespace": METRIC_NAMESPACE,
+                "Dimensions": [["FunctionName"], ["FunctionName", "Reason"]],
+                "Metrics": [{"Name": METRIC_NAME, "Unit": "Count"}],
+            }],
+        },
+        "FunctionName": function,
+        "Reason": answer.get("error", "unknown"),
+        METRIC_NAME: 1,
+        "level": "warning",
+        "message": "hook fallback answered: %s" % answer.get("errorMessage", ""),
+        "contactId": contact.get("ContactId", ""),
+    }
+
+
+def log_fallback(answer, event, environ, stream=None):
+    """Writes the fallback's EMF line to stdout (the Lambda's CloudWatch log); never raises."""
+    try:
+        line = json.dumps(fallback_record(answer, event, environ), separators=(",", ":"))
+        print(line, file=stream or sys.stdout, flush=True)
+    except Exception:  # noqa: BLE001 - logging must never change the answer
+        pass
+
+
 def lambda_handler(event, context, environ=None):
     """The Lambda entry point (handler: handler.lambda_handler)."""
     environ = os.environ if environ is None else environ
+    answer = answer_for(event, context, environ)
+    if isinstance(answer, FallbackAnswer):
+        log_fallback(answer, event, environ)
+        return dict(answer)
+    return answer
+
+
+def answer_for(event, context, environ):
+    """The hook's flat answer for `event`, or the fallback map."""
     if not environ.get("SWITCHBOARD_HOOK_URL"):
         return fallback("hook_unreachable", "SWITCHBOARD_HOOK_URL is not set")
     timeout = budget_seconds(context, environ)

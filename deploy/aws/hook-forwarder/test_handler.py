@@ -145,5 +145,53 @@ class ForwarderTests(unittest.TestCase):
                          {"a": "x", "n": "3", "b": "true"})
 
 
+class FallbackMetricTests(unittest.TestCase):
+    """Every fallback is logged and counted (EMF); needs no hook, so it runs without the binary:
+    python3 -m unittest deploy/aws/hook-forwarder/test_handler.py -k FallbackMetricTests"""
+
+    def logged(self, event, environ):
+        import contextlib
+        import io
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            answer = handler.lambda_handler(event, None, environ)
+        return answer, [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+
+    def test_a_fallback_is_one_emf_line_with_its_reason(self):
+        event = json.loads(EVENTS[0].read_text())
+        answer, lines = self.logged(event, {"SWITCHBOARD_HOOK_URL": "http://127.0.0.1:%d" % free_port(),
+                                            "AWS_LAMBDA_FUNCTION_NAME": "switchboard-hook-forwarder"})
+        self.assertEqual(answer["error"], "hook_unreachable")
+        self.assertIs(type(answer), dict, "Connect gets a plain map")
+        self.assertEqual(len(lines), 1, lines)
+        line = lines[0]
+        directive = line["_aws"]["CloudWatchMetrics"][0]
+        self.assertEqual(directive["Namespace"], "Switchboard/HookForwarder")
+        self.assertEqual(directive["Metrics"], [{"Name": "FallbackAnswers", "Unit": "Count"}])
+        for dimensions in directive["Dimensions"]:
+            for name in dimensions:
+                self.assertIn(name, line, "every dimension is a member of the line")
+        self.assertEqual(line["FallbackAnswers"], 1)
+        self.assertEqual(line["FunctionName"], "switchboard-hook-forwarder")
+        self.assertEqual(line["Reason"], "hook_unreachable")
+        self.assertEqual(line["contactId"], event["Details"]["ContactData"]["ContactId"])
+        self.assertIsInstance(line["_aws"]["Timestamp"], int)
+
+    def test_a_missing_url_is_counted_too(self):
+        answer, lines = self.logged({}, {})
+        self.assertEqual(answer["error"], "hook_unreachable")
+        self.assertEqual([l["Reason"] for l in lines], ["hook_unreachable"])
+
+    def test_a_hook_answer_is_not_counted(self):
+        real = handler.answer_for
+        try:
+            handler.answer_for = lambda event, context, environ: {"result": "error", "error": "hook_refused"}
+            answer, lines = self.logged({}, {"SWITCHBOARD_HOOK_URL": "http://127.0.0.1:1"})
+        finally:
+            handler.answer_for = real
+        self.assertEqual(answer, {"result": "error", "error": "hook_refused"})
+        self.assertEqual(lines, [], "only the forwarder's own fallbacks are counted")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
