@@ -1,6 +1,6 @@
 # Switchboard's entry points. Each target is a thin wrapper around a script in scripts/.
 
-.PHONY: run test build lint format bench-ingest bench-decode bench-analyst bench-hook bench-console bench-receiver browser-test fuzz-hook topology-test clean
+.PHONY: run test build lint format bench-ingest bench-decode bench-analyst bench-hook bench-console bench-receiver browser-test fuzz-hook topology-test schema clean
 
 run: ## Build and run the whole system on the embedded defaults (switchboard dev)
 	scripts/run.sh
@@ -43,6 +43,9 @@ topology-test: ## The compose topology as local processes: rolling SIGTERM of se
 
 fuzz-hook: ## Fuzz the hook over HTTP (schemathesis + stdlib fuzzer); no 5xx allowed
 	scripts/fuzz-hook.sh
+
+schema: ## Rewrite docs/schema.sql from a freshly migrated database (after adding a migration)
+	scripts/schema-dump.sh
 
 clean:
 	rm -rf .build

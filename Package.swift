@@ -89,6 +89,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
+            // One SQL file per migration (Sources/Storage/Migrations/NNNN_name.sql).
+            resources: [.copy("Migrations")],
             swiftSettings: strict
         ),
         // Adapter: HTTP: hook routes, console streams and page, health, readiness, metrics.

@@ -1,7 +1,11 @@
+import Primitives
+
 /// One versioned step of the schema.
 ///
-/// Statements are listed one by one (PostgreSQL's extended protocol runs one statement per query),
-/// so no SQL splitter is needed and `$$` function bodies stay intact.
+/// Statements are listed one by one and each runs as its own query (PostgreSQL's extended
+/// protocol runs one statement per query), in one transaction, so `$$` function bodies stay
+/// intact. The migration's file holds them as ``script``; its ``checksum`` is recorded when it is
+/// applied, and a migrator refuses a database whose recorded checksum differs.
 public struct Migration: Sendable, Hashable {
     /// The version; migrations apply in increasing order, each exactly once.
     public var version: Int
@@ -15,5 +19,17 @@ public struct Migration: Sendable, Hashable {
         self.version = version
         self.name = name
         self.statements = statements
+    }
+
+    /// The statements as a migration file holds them after its header: each followed by `;` and a
+    /// line break, separated by an empty line.
+    public var script: String {
+        statements.map { $0 + ";\n" }.joined(separator: "\n")
+    }
+
+    /// The SHA-256 of ``script`` (its UTF-8 bytes) in lower-case hexadecimal, as
+    /// `schema_migration.checksum` records it.
+    public var checksum: String {
+        Hexadecimal.encode(SHA256.hash(Array(script.utf8)))
     }
 }

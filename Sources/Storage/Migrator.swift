@@ -6,6 +6,12 @@ import PostgresNIO
 /// Every run takes a transaction-scoped advisory lock, so concurrent migrators queue up; each
 /// migration runs in its own transaction together with its row in `schema_migration`, so a
 /// failed migration leaves the database at the previous version.
+///
+/// Each row records the migration's ``Migration/checksum``. Before applying anything, the migrator
+/// compares the recorded checksums with its own, as Flyway's `validate` does: a migration applied
+/// with another text is refused (``StorageError/Code/migrationChanged``), and a row recorded
+/// before the column existed gets its checksum filled. Rows of versions the migrator does not know
+/// (a newer binary migrated the database) are left alone.
 public struct Migrator: Sendable {
     /// The advisory lock key shared by every Switchboard process ("SWBD" in ASCII).
     static let lockKey: Int64 = 0x5357_4244
@@ -19,13 +25,17 @@ public struct Migrator: Sendable {
         self.logger = logger
     }
 
-    /// Applies every migration of `migrations` newer than the database's version.
+    /// Checks the applied migrations against `migrations`, then applies every one newer than the
+    /// database's version.
     ///
     /// - Returns: The versions applied by this call (empty when the schema was current).
-    /// - Throws: ``StorageError`` `.migration` naming the version that failed and why.
+    /// - Throws: ``StorageError`` `.migrationChanged` naming the first applied migration whose
+    ///   checksum differs (nothing is applied then), or `.migration` naming the version that failed
+    ///   and why.
     @discardableResult
     public func migrate(_ migrations: [Migration]) async throws -> [Int] {
         let ordered = migrations.sorted { $0.version < $1.version }
+        try await validate(ordered)
         var applied: [Int] = []
         for migration in ordered {
             let didApply = try await apply(migration)
@@ -37,48 +47,107 @@ public struct Migrator: Sendable {
         return applied
     }
 
+    /// Compares the checksums recorded in `schema_migration` with those of `migrations` and fills
+    /// the ones missing (rows applied before the column existed).
+    ///
+    /// - Throws: ``StorageError`` `.migrationChanged` naming the first applied migration whose
+    ///   recorded checksum differs from its checksum in `migrations`.
+    public func validate(_ migrations: [Migration]) async throws {
+        let known = Dictionary(migrations.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
+        // Errors thrown inside a transaction come out wrapped: the closure returns what it found.
+        let (changed, filled) = try await client.withTransaction(logger: logger) {
+            connection -> ((Migration, recorded: String)?, [Int]) in
+            try await lockAndEnsureVersionTable(connection)
+            let rows = try await connection.query(
+                "SELECT version, checksum FROM schema_migration ORDER BY version", logger: logger)
+            var missing: [Migration] = []
+            for try await (version, recorded) in rows.decode((Int, String?).self) {
+                guard let migration = known[version] else { continue }
+                if let recorded {
+                    if recorded != migration.checksum { return ((migration, recorded), []) }
+                } else {
+                    missing.append(migration)
+                }
+            }
+            for migration in missing {
+                try await connection.query(
+                    """
+                    UPDATE schema_migration SET checksum = \(migration.checksum)
+                    WHERE version = \(migration.version) AND checksum IS NULL
+                    """,
+                    logger: logger
+                )
+            }
+            return (nil, missing.map(\.version))
+        }
+        if let (migration, recorded) = changed { throw Self.changed(migration, recorded: recorded) }
+        if !filled.isEmpty {
+            logger.info("recorded the checksums of migrations applied before", metadata: ["versions": "\(filled)"])
+        }
+    }
+
     /// The highest applied version, or 0 for an empty database.
     public func currentVersion() async throws -> Int {
-        try await ensureVersionTable()
+        try await client.withTransaction(logger: logger) { try await lockAndEnsureVersionTable($0) }
         let rows = try await client.query("SELECT coalesce(max(version), 0) FROM schema_migration", logger: logger)
         for try await version in rows.decode(Int.self) { return version }
         return 0
     }
 
-    private func ensureVersionTable() async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
-            try await connection.query(
-                """
-                CREATE TABLE IF NOT EXISTS schema_migration (
-                    version integer PRIMARY KEY,
-                    name text NOT NULL,
-                    applied_at timestamptz NOT NULL DEFAULT now()
-                )
-                """,
-                logger: logger
+    /// Takes the advisory lock and creates `schema_migration`, or adds its `checksum` column to the
+    /// table of a migrator that did not record one.
+    private func lockAndEnsureVersionTable(_ connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migration (
+                version integer PRIMARY KEY,
+                name text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now(),
+                checksum text
             )
-        }
+            """,
+            logger: logger
+        )
+        try await connection.query(
+            "ALTER TABLE schema_migration ADD COLUMN IF NOT EXISTS checksum text", logger: logger)
+    }
+
+    /// The refusal of a database that applied `migration` with the checksum `recorded`.
+    private static func changed(_ migration: Migration, recorded: String) -> StorageError {
+        StorageError(
+            code: .migrationChanged,
+            message: """
+                migration \(migration.version) (\(migration.name)) was applied with checksum \(recorded), \
+                but this binary's text of it has checksum \(migration.checksum): an applied migration must \
+                never change. Restore its file (Sources/Storage/Migrations/) as it was released and make \
+                the change in a new migration.
+                """
+        )
     }
 
     private func apply(_ migration: Migration) async throws -> Bool {
-        try await ensureVersionTable()
+        let recorded: String?
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            // nil when this call applied it, else the checksum another migrator recorded ("" for none).
+            recorded = try await client.withTransaction(logger: logger) { connection -> String? in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
                 let rows = try await connection.query(
-                    "SELECT 1 FROM schema_migration WHERE version = \(migration.version)",
+                    "SELECT coalesce(checksum, '') FROM schema_migration WHERE version = \(migration.version)",
                     logger: logger
                 )
-                for try await _ in rows { return false }
+                for try await recorded in rows.decode(String.self) { return recorded }
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query(
-                    "INSERT INTO schema_migration (version, name) VALUES (\(migration.version), \(migration.name))",
+                    """
+                    INSERT INTO schema_migration (version, name, checksum)
+                    VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                    """,
                     logger: logger
                 )
-                return true
+                return nil
             }
         } catch {
             throw StorageError(
@@ -86,5 +155,9 @@ public struct Migrator: Sendable {
                 message: "migration \(migration.version) (\(migration.name)) failed: \(String(reflecting: error))"
             )
         }
+        guard let recorded else { return true }
+        // Applied meanwhile by another migrator, which may have had another text.
+        if !recorded.isEmpty, recorded != migration.checksum { throw Self.changed(migration, recorded: recorded) }
+        return false
     }
 }

@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 
 /// The raw tables' monthly partitions and their retention (migration 10,
-/// ``SwitchboardSchema/rawPartitions``).
+/// `Migrations/0010_raw_tables_partitioned_by_month_retention.sql`).
 public struct RawRetentionStore: Sendable {
     /// A partition that retention drops (or would drop).
     public struct DroppedPartition: Sendable, Hashable {

@@ -135,8 +135,9 @@ public struct RollupStore: Sendable {
         "queue_interval_metrics", "store_day_metrics", "agent_status_interval", "agent_interval_metrics",
     ]
 
-    /// Migration 6's definitions of ``checkedViews`` as temporary `raw_` views.
-    static let definitions: [String] = (SwitchboardSchema.contactMetricViews + SwitchboardSchema.agentMetricViews)
+    /// Migration 6's definitions of ``checkedViews`` (computed from the raw tables) as temporary
+    /// `raw_` views.
+    static let definitions: [String] = (SwitchboardSchema.migrations.first { $0.version == 6 }?.statements ?? [])
         .compactMap { statement in
             guard let view = checkedViews.first(where: { statement.hasPrefix("CREATE VIEW \($0) AS") }) else {
                 return nil

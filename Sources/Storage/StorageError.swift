@@ -8,6 +8,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         fileprivate enum Base: Hashable, Sendable {
             case configuration
             case migration
+            case migrationChanged
             case fenced
             case timeout
             case notFound
@@ -21,6 +22,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let configuration = Code(base: .configuration)
         /// A migration failed; the database is left at the previous version.
         public static let migration = Code(base: .migration)
+        /// An applied migration's recorded checksum differs from the binary's: its text changed
+        /// after it was applied. Nothing is migrated; retrying cannot help.
+        public static let migrationChanged = Code(base: .migrationChanged)
         /// Another worker now owns the partition: the transaction was rolled back.
         public static let fenced = Code(base: .fenced)
         /// An operation did not finish within its deadline.
@@ -36,6 +40,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             switch base {
             case .configuration: "configuration"
             case .migration: "migration"
+            case .migrationChanged: "migrationChanged"
             case .fenced: "fenced"
             case .timeout: "timeout"
             case .notFound: "notFound"

@@ -1,42 +1,44 @@
+import Foundation
+
 /// The versioned migrations of Switchboard's schema, applied by `switchboard migrate` and at start-up.
+///
+/// Each migration is one SQL file of the Storage target's `Migrations/` resources
+/// (`NNNN_name.sql`, see ``MigrationFile``). A released file never changes: the migrator records
+/// each one's checksum and refuses a database that applied a different text. A change to the schema
+/// is a new file (`CREATE OR REPLACE …`, `ALTER …`). `docs/schema.sql` is the schema they build.
 public enum SwitchboardSchema {
-    /// Every migration, in order.
-    public static let migrations: [Migration] = [
-        offsets, ingestTables, analystViews, connectColumns, businessDays, connectMetrics, rollups, rollupUpkeep,
-        rollupStaleness, rawPartitions, rollupRoom, rollupPrevious, agentUpkeepByKey,
-    ]
-
-    /// `text` with each `(old, new)` replaced once; every `old` must be there exactly once. A later
-    /// migration derives a function or view from an earlier one's text this way (migrations 10
-    /// and 11) instead of copying it.
-    static func replacing(in text: String, _ replacements: [(String, String)]) -> String {
-        replacements.reduce(text) { text, replacement in
-            let (old, new) = replacement
-            precondition(text.components(separatedBy: old).count == 2, "the original holds \(old) once")
-            return text.replacingOccurrences(of: old, with: new)
+    /// Every migration, in order of version.
+    ///
+    /// - Important: A missing or malformed file stops the process: the files are part of the
+    ///   binary (the resource bundle next to it), and the tests load every one of them.
+    public static let migrations: [Migration] = {
+        guard let directory = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {
+            fatalError("the Storage resource bundle has no Migrations folder")
         }
-    }
+        do {
+            return try migrations(in: directory)
+        } catch {
+            fatalError("loading the migrations: \(error)")
+        }
+    }()
 
-    static let offsets =
-        Migration(
-            version: 1,
-            name: "consumer offsets",
-            statements: [
-                """
-                CREATE TABLE consumer_offset (
-                    consumer_group text NOT NULL,
-                    topic text NOT NULL,
-                    partition integer NOT NULL,
-                    next_offset bigint NOT NULL DEFAULT -1,
-                    owner_epoch bigint NOT NULL DEFAULT 0,
-                    updated_at timestamptz NOT NULL DEFAULT now(),
-                    PRIMARY KEY (consumer_group, topic, partition)
-                )
-                """,
-                """
-                COMMENT ON TABLE consumer_offset IS
-                'Next offset to read per consumer group and partition, written in the same transaction as the rows. owner_epoch fences zombie workers; next_offset -1 means none stored yet.'
-                """,
-            ]
-        )
+    /// The migrations of the `.sql` files in `directory`, in order of version.
+    ///
+    /// - Throws: ``StorageError`` `.migration` naming a malformed file, or when the versions are
+    ///   not 1, 2, 3, … without a gap or a repeat.
+    static func migrations(in directory: URL) throws -> [Migration] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }
+        let migrations = try names.map { name in
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            return try MigrationFile.parse(fileName: name, text: text)
+        }.sorted { $0.version < $1.version }
+        for (index, migration) in migrations.enumerated() where migration.version != index + 1 {
+            throw StorageError(
+                code: .migration,
+                message:
+                    "migration files: expected version \(index + 1), found \(migration.version) (\(migration.name))"
+            )
+        }
+        return migrations
+    }
 }

@@ -31,13 +31,13 @@ public struct MigrationService: Service {
     public func run() async throws {
         // The schema first: it opens the gate, so the ingest never waits for the analysts' data.
         guard
-            await retrying(
+            try await retrying(
                 "migrations",
                 { try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations) })
         else { return }
         gate.open()
         guard
-            await retrying(
+            try await retrying(
                 "analyst calendar and business days", { try await analysts.apply(client: client, logger: logger) })
         else { return }
         afterwards()
@@ -45,12 +45,18 @@ public struct MigrationService: Service {
     }
 
     /// Runs `step` until it succeeds, with bounded backoff; `false` when shutdown came first.
-    private func retrying(_ name: String, _ step: () async throws -> Void) async -> Bool {
+    ///
+    /// - Throws: A changed migration (``StorageError/Code/migrationChanged``) at once: the role
+    ///   refuses to start rather than retry what cannot succeed.
+    private func retrying(_ name: String, _ step: () async throws -> Void) async throws -> Bool {
         var backoff = Backoff(initial: .milliseconds(200), maximum: .seconds(5))
         while true {
             do {
                 try await step()
                 return true
+            } catch let error as StorageError where error.code == .migrationChanged {
+                logger.critical("\(name) refused: \(error.message)")
+                throw error
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { return false }
                 let delay = backoff.next()

@@ -1,3 +1,5 @@
+import Primitives
+
 /// HMAC-SHA256 (RFC 2104), and the constant-time comparison its verifiers need.
 ///
 /// Tested against the vectors of RFC 4231.
@@ -14,17 +16,6 @@ enum HMACSHA256 {
         outer.update(block.map { $0 ^ 0x5c })
         outer.update(innerDigest)
         return outer.finalize()
-    }
-
-    /// Lower-case hexadecimal.
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// Bytes of hexadecimal text (either case), or `nil` when it is not hexadecimal.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Primitives
 
 /// Checks the credentials of hook requests: a bearer token or an HMAC-SHA256 signature of the
 /// body with a timestamp inside the replay window.
@@ -100,7 +101,7 @@ struct HookAuthenticator: Sendable {
         var message = Array(timestamp.utf8)
         message.append(UInt8(ascii: "."))
         message.append(contentsOf: body)
-        return "sha256=" + HMACSHA256.hex(HMACSHA256.authenticationCode(for: message, key: Array(secret.utf8)))
+        return "sha256=" + Hexadecimal.encode(HMACSHA256.authenticationCode(for: message, key: Array(secret.utf8)))
     }
 
 }

@@ -255,7 +255,7 @@ public struct IngestWriter: Sendable {
         var written: Set<String> = []
         for row in rows { written.insert(try row.decode(String.self)) }
         if !written.isEmpty {
-            // The rollups join the rows' transaction (SwitchboardSchema.rollupMaintenance): the
+            // The rollups join the rows' transaction (`rollup_apply_written()`, docs/schema.sql): the
             // triggers stashed the written rows, so nothing is read back. Before the update of
             // versions_seen below, whose rows are not new versions.
             try await Transaction.statement("SELECT rollup_apply_written()", on: connection, logger: logger)

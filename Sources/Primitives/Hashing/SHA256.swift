@@ -1,12 +1,12 @@
-/// SHA-256 (FIPS 180-4), for HMAC signatures of hook requests.
+/// SHA-256 (FIPS 180-4): the HMAC signatures of hook requests and the checksums of migrations.
 ///
-/// The package deliberately has no cryptography dependency: the hook needs one hash for one MAC,
-/// and this is the whole of it. Tested against the FIPS 180-4 and NIST example vectors.
-struct SHA256: Sendable {
+/// The package deliberately has no cryptography dependency: it needs one hash, and this is the
+/// whole of it. Tested against the FIPS 180-4 and NIST example vectors.
+public struct SHA256: Sendable {
     /// The digest size in bytes.
-    static let digestSize = 32
+    public static let digestSize = 32
     /// The block size in bytes (HMAC pads keys to it).
-    static let blockSize = 64
+    public static let blockSize = 64
 
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -26,19 +26,19 @@ struct SHA256: Sendable {
     private var processedBytes: UInt64 = 0
 
     /// Starts a hash.
-    init() {
+    public init() {
         buffer.reserveCapacity(SHA256.blockSize)
     }
 
     /// The digest of `bytes`.
-    static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// Adds bytes to the message.
-    mutating func update(_ bytes: some Sequence<UInt8>) {
+    public mutating func update(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             buffer.append(byte)
             if buffer.count == SHA256.blockSize {
@@ -49,7 +49,7 @@ struct SHA256: Sendable {
     }
 
     /// Pads the message and returns the 32-byte digest.
-    consuming func finalize() -> [UInt8] {
+    public consuming func finalize() -> [UInt8] {
         let bitLength = (processedBytes + UInt64(buffer.count)) &* 8
         buffer.append(0x80)
         if buffer.count > SHA256.blockSize - 8 {

@@ -1,0 +1,13 @@
+/// Lower-case hexadecimal text of bytes: digests in headers and in the database.
+public enum Hexadecimal {
+    /// `bytes` as lower-case hexadecimal, two digits per byte.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

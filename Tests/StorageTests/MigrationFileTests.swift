@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import Storage
+
+@Suite("Migration files")
+struct MigrationFileTests {
+    /// The SHA-256 of each migration's statements as the Swift-string schema rendered them before
+    /// they became files (`statements.joined(";\n\n") + ";\n"`, the files' text after the header):
+    /// databases migrated by that code recorded nothing, and must meet the same statements.
+    /// A released migration's row never changes; a new migration adds one.
+    static let released: [(version: Int, name: String, statements: Int, checksum: String)] = [
+        (1, "consumer offsets", 2, "a8e0c7c2467dfbd9e5674a89211eec825572a4fbe1ed3e094aa6981ca45393e8"),
+        (2, "ingest tables", 12, "266b38fe309227bbc4e87793b8991b682c32f69019cc30ca26ba74fb63f5b8dd"),
+        (3, "analyst views and role", 16, "3feb6f8baf51def2deb529b82adadd49f76e4bf8b5605c7dc716715df39c729d"),
+        (4, "connect metric columns", 7, "683dc4da3c0844b3c22216bdaa713ede70a120e482ff11a9bf432b42de9a7756"),
+        (5, "store business days", 7, "4a952bd2ac9c3f086afd177b889dbf831c3df9b157cf40e6b00f2f3a94d06f9e"),
+        (6, "connect metric definitions", 21, "86476d1445b8196722091e2dc6c619031f720dce1217c2ebd2917eb932276914"),
+        (7, "analyst rollups", 59, "42fe1b3553e294edfa3a6491c3ce913da6fbf69423b02d4e5dca3bf710023ddc"),
+        (8, "rollup upkeep by key", 1, "ce1714275f1636f36daaeebf4244c48120f2d39b9279b917ecffecd64fa46764"),
+        (
+            9, "rollup staleness only for uncovered removals", 1,
+            "69c37f2433925f3d6eb68efb374ec1f38be0ce9afbca373bc509fd0cfaba8a6f"
+        ),
+        (
+            10, "raw tables partitioned by month, retention", 43,
+            "9a80ae07eb70c0a0aca6b73c0eb15c7b5ae134b55988e71f221796f62dd78fee"
+        ),
+        (
+            11, "rollup upkeep with room for HOT updates and one plan per session", 6,
+            "ab49e8d6b796b190eef04d32a8302582246a77953851942e5e3e21267ac8d9da"
+        ),
+        (
+            12, "rollup upkeep probes previous contacts only for next contacts that reclassify them", 1,
+            "8e2812a9fb1784cbb0e66c1e43269e759823d0f36ddf155eff8380bb00e3e3c3"
+        ),
+        (13, "agent rollup upkeep by key", 3, "8c51b7b707951fc0d472ad6b7b96f76b341aa8cd219c0808aedf6ee9f7820e06"),
+    ]
+
+    @Test("every released migration loads with its name, statement count and recorded checksum")
+    func releasedChecksums() {
+        let migrations = SwitchboardSchema.migrations
+        #expect(migrations.map(\.version) == Array(1...migrations.count))
+        #expect(migrations.count >= Self.released.count)
+        for (released, migration) in zip(Self.released, migrations) {
+            #expect(migration.version == released.version)
+            #expect(migration.name == released.name)
+            #expect(migration.statements.count == released.statements, "migration \(released.version)")
+            #expect(migration.checksum == released.checksum, "migration \(released.version) (\(released.name)) changed")
+        }
+        #expect(migrations.count == Self.released.count, "a new migration adds its row to `released`")
+    }
+
+    @Test("the files in the source tree are the ones the binary loads")
+    func sourceFiles() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Storage/Migrations")
+        #expect(try SwitchboardSchema.migrations(in: directory) == SwitchboardSchema.migrations)
+    }
+
+    @Test("the script after the header is the statements; its SHA-256 is the checksum")
+    func scriptAndChecksum() throws {
+        let migration = Migration(version: 1, name: "greeting", statements: ["SELECT 1", "SELECT\n  2"])
+        #expect(migration.script == "SELECT 1;\n\nSELECT\n  2;\n")
+        // printf 'SELECT 1;\n\nSELECT\n  2;\n' | sha256sum
+        #expect(migration.checksum == "ee8c8df961a10f876e6fbdd61baee87f4703d50221aee6d7e7504715a743e0e0")
+        let text = MigrationFile.render(migration, comment: ["Why.", "", "More."])
+        #expect(text == "-- Migration 1: greeting\n-- Why.\n--\n-- More.\n\nSELECT 1;\n\nSELECT\n  2;\n")
+        #expect(try MigrationFile.parse(fileName: "0001_greeting.sql", text: text) == migration)
+    }
+
+    @Test("a ';' inside quotes, comments and dollar-quoted bodies does not end a statement")
+    func splitting() throws {
+        let statements = [
+            "CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $$\nBEGIN\n    PERFORM 1;\n    RETURN 2;\nEND;\n$$",
+            "CREATE FUNCTION g() RETURNS text LANGUAGE sql AS $body$ SELECT ';\n' $body$",
+            "COMMENT ON TABLE t IS 'it''s;\nfine'",
+            "SELECT 1 -- a comment;\n    + 2",
+            "SELECT /* ;\n */ \"odd;\n\"\"name\" FROM t WHERE x = $1",
+            "SELECT E'\\';\n'",
+        ]
+        let script = Migration(version: 1, name: "x", statements: statements).script
+        #expect(try MigrationFile.statements(in: script[...]) == statements)
+    }
+
+    @Test(
+        "malformed files are refused, naming the file",
+        arguments: [
+            ("0001_x.sql", "SELECT 1;\n"),  // no header
+            ("0002_x.sql", "-- Migration 1: x\n\nSELECT 1;\n"),  // version differs from the file name
+            ("0001_x.sql", "-- Migration 1: x\nSELECT 0\n\nSELECT 1;\n"),  // header line not a comment
+            ("0001_x.sql", "-- Migration 1: x\n\nSELECT 1; SELECT 2;\n"),  // two statements on a line
+            ("0001_x.sql", "-- Migration 1: x\n\nSELECT 1;\nSELECT 2;\n"),  // no empty line between
+            ("0001_x.sql", "-- Migration 1: x\n\nSELECT 1;\n\nSELECT 2\n"),  // no final ';'
+            ("0001_x.sql", "-- Migration 1: x\n\nSELECT $$;\n"),  // unclosed dollar quote
+            ("x.sql", "-- Migration 1: x\n\nSELECT 1;\n"),  // no number
+        ])
+    func malformed(fileName: String, text: String) {
+        #expect {
+            try MigrationFile.parse(fileName: fileName, text: text)
+        } throws: { error in
+            (error as? StorageError)?.message.contains(fileName) == true
+        }
+    }
+}
