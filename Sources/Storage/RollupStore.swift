@@ -89,8 +89,8 @@ public struct RollupStore: Sendable {
     }
 
     /// The analyst views that read rollups, each compared with its definition computed from the
-    /// raw tables (`contact_outcome` and `agent_activity_segment`, as migration 6 defined the
-    /// views), in one transaction, so both see the same rows and the same now().
+    /// raw tables (`contact_outcome` and `agent_activity_segment`, see ``definitions``), in one
+    /// transaction, so both see the same rows and the same now().
     ///
     /// - Returns: The views that differ; empty when the rollups are exact. Periods whose raw
     ///   rows retention dropped (to two days after the horizon) are not compared.
@@ -135,11 +135,15 @@ public struct RollupStore: Sendable {
         "queue_interval_metrics", "store_day_metrics", "agent_status_interval", "agent_interval_metrics",
     ]
 
-    /// Migration 6's definitions of ``checkedViews`` (computed from the raw tables) as temporary
-    /// `raw_` views.
-    static let definitions: [String] = (SwitchboardSchema.migrations.first { $0.version == 6 }?.statements ?? [])
+    /// The definitions of ``checkedViews`` computed from the raw tables, as temporary `raw_` views:
+    /// `queue_interval_metrics_from_raw()` (migration 14, which added columns to the queue view)
+    /// and migration 6's definitions of the others.
+    static let definitions: [String] =
+        ["CREATE TEMP VIEW raw_queue_interval_metrics AS SELECT * FROM queue_interval_metrics_from_raw()"]
+        + (SwitchboardSchema.migrations.first { $0.version == 6 }?.statements ?? [])
         .compactMap { statement in
-            guard let view = checkedViews.first(where: { statement.hasPrefix("CREATE VIEW \($0) AS") }) else {
+            guard let view = checkedViews.dropFirst().first(where: { statement.hasPrefix("CREATE VIEW \($0) AS") })
+            else {
                 return nil
             }
             return
