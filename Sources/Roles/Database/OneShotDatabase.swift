@@ -30,7 +30,7 @@ public enum OneShotDatabase {
         let database = try DatabaseConfiguration(url: settings.databaseURL)
         let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
+            await client.start(in: &group)
             defer { group.cancelAll() }
             return try await body(client, logger)
         }
