@@ -35,6 +35,7 @@ struct MigrationFileTests {
             "8e2812a9fb1784cbb0e66c1e43269e759823d0f36ddf155eff8380bb00e3e3c3"
         ),
         (13, "agent rollup upkeep by key", 3, "8c51b7b707951fc0d472ad6b7b96f76b341aa8cd219c0808aedf6ee9f7820e06"),
+        (15, "staffing", 14, "7cda6ecabbdb5d21ee5e2799f86e122c3f398eabc851c89d2b2ee40165845d81"),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")

@@ -59,7 +59,8 @@ public enum DevRole {
                 floor.readinessCheck,
             ] + (receiver.readinessCheck.map { [$0] } ?? []),
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
-            routes: hook.routeProviders + [floor.routes, receiver.routes],
+            routes: hook.routeProviders + [floor.routes, receiver.routes]
+                + [StaffingPlanner.routes(settings: settings, client: postgres, logger: logger)],
             drain: ShutdownDrain())
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,
