@@ -108,7 +108,7 @@ struct StaffingHistorySeeder: Service {
                             key: Array(message.key.utf8), value: Array(message.value)))
                     offset += 1
                 }
-                try await flush(below: 20_000)
+                try await flush(below: 5_000)
             }
         }
         try await flush(below: 1)
