@@ -138,6 +138,7 @@ let package = Package(
             name: "switchboard",
             dependencies: [
                 "Roles",
+                "ContactCenter",
                 "OperatingHours",
                 "Storage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -4,7 +4,7 @@
 # `switchboard migrate` and `switchboard rollup rebuild`, then the four dashboard queries through
 # the read-only analyst role, best of 3 each. The last line is machine-readable:
 #   RESULT ctr_rows=<n> agent_event_rows=<n> q_queue_day_ms=<x> q_store_month_ms=<x> q_daytype_all_ms=<x>
-#          q_agent_day_ms=<x> rebuild_s=<n> ingest_ratio_change=<x>
+#          q_agent_day_ms=<x> q_staffing_ms=<n> rebuild_s=<n> ingest_ratio_change=<x>
 # (ingest_ratio_change: what the rollups cost the ingest, from a `make bench-ingest` run at the end:
 # its stream's rows/s with the rollups' upkeep divided by without it, alternated in the same run.)
 #
@@ -163,10 +163,26 @@ q_daytype=$(best_ms "SELECT day_type, sum(contacts) AS contacts, sum(queued) AS 
     round(sum(answered)::numeric / nullif(sum(queued), 0), 4) AS answer_rate FROM store_day_metrics GROUP BY day_type")
 q_agent=$(best_ms "SELECT * FROM agent_interval_metrics WHERE interval_start >= '$day' AND interval_start < date '$day' + 1")
 
+# The staffing plan for every queue and four weeks, the whole command (start, migration check,
+# history refresh, forecast, Erlang A per slot, stored plan): the first run fills staffing_history
+# from the raw rows (staffing_refresh_s), the timed runs (best of 3) refresh only the last days.
+plan_args=(staffing plan --from "$(date -u +%F)" --to "$(date -u -d '+27 days' +%F)" --service-level 80/20 --format csv)
+started=$(date +%s)
+"$binary" "${plan_args[@]}" >/dev/null
+staffing_refresh_s=$(($(date +%s) - started))
+q_staffing=""
+for _ in 1 2 3; do
+    t0=$(date +%s%N)
+    "$binary" "${plan_args[@]}" >/dev/null
+    t=$((($(date +%s%N) - t0) / 1000000))
+    if [ -z "$q_staffing" ] || [ "$t" -lt "$q_staffing" ]; then q_staffing=$t; fi
+done
+
 log "queue_interval_metrics, one day ($day): $q_queue ms"
 log "store_day_metrics, one month ($month): $q_month ms"
 log "store_day_metrics by day type, all history: $q_daytype ms"
 log "agent_interval_metrics, one day ($day): $q_agent ms"
+log "switchboard staffing plan, all queues, 4 weeks: $q_staffing ms (first run with the history refresh: $staffing_refresh_s s)"
 
 log "what the rollups cost the ingest: make bench-ingest (its rollup_ratio)"
 ingest_log="$workdir/bench-ingest.log"
@@ -177,4 +193,5 @@ ingest_ratio=$(grep '^RESULT' "$ingest_log" | grep -o ' rollup_ratio=[0-9.]*' | 
 [ -n "$ingest_ratio" ] || { echo "bench-ingest printed no rollup_ratio" >&2; exit 1; }
 
 echo "RESULT ctr_rows=$ctr_rows agent_event_rows=$agent_rows q_queue_day_ms=$q_queue q_store_month_ms=$q_month" \
-    "q_daytype_all_ms=$q_daytype q_agent_day_ms=$q_agent rebuild_s=$rebuild_s ingest_ratio_change=$ingest_ratio"
+    "q_daytype_all_ms=$q_daytype q_agent_day_ms=$q_agent q_staffing_ms=$q_staffing rebuild_s=$rebuild_s" \
+    "ingest_ratio_change=$ingest_ratio"

@@ -39,6 +39,10 @@ EXPECTED = {
     "statuses": {"健 田中": "Lunch"},
     "contactStates": {"太郎 鈴木": "Connected"},
     "queuesWaiting": {"Osaka Delivery": "1", "Tokyo Reservations": "1"},
+    # The staffing panel (DemoStaffingSource): needed now / staffed now (3 routable agents on the
+    # demo floor), red when understaffed, and the day type of the queue's stores.
+    "staffing": {"Tokyo Reservations": {"figure": "4 / 3", "understaffed": True, "dayType": "holiday"},
+                 "Osaka Delivery": {"figure": "3 / 3", "understaffed": False, "dayType": "weekday"}},
 }
 
 # Reads what the checks need from the DOM. Rows and cells are read by their structure, as a
@@ -57,9 +61,14 @@ READ_DOM_JS = r"""
   }));
   const queues = [...document.querySelectorAll("#queues tbody tr[data-queue-id]")].map((row) =>
     [...row.cells].map((cell) => cell.textContent.trim()));
+  const staffing = Object.fromEntries([...document.querySelectorAll("#staffing tbody tr[data-queue-id]")].map((row) => [
+    row.cells[0].textContent.trim(),
+    { figure: row.cells[3].textContent.trim(), understaffed: row.cells[3].classList.contains("understaffed"),
+      dayType: row.querySelector(".badge")?.dataset.dayType ?? null },
+  ]));
   const banner = document.querySelector("#banner");
   return {
-    tiles, agents, queues,
+    tiles, agents, queues, staffing,
     bodyClasses: [...document.body.classList],
     bannerHidden: banner ? banner.hidden : null,
     dayType: text("#day-type"),
@@ -95,6 +104,9 @@ new Promise((resolve) => {
     if (state.bodyClasses.includes("stale") || state.connection !== "live") out.push("live");
     if (state.bannerHidden !== true) out.push("banner hidden");
     if (!state.dayType) out.push("day type");
+    for (const [name, wanted] of Object.entries(expected.staffing)) {
+      if (JSON.stringify(state.staffing[name]) !== JSON.stringify(wanted)) out.push(`staffing ${name}`);
+    }
     return out;
   };
   let done = false;
@@ -321,6 +333,8 @@ def check(state):
     expect("connection badge", state["connection"], "live")
     expect("reconnecting banner hidden", state["bannerHidden"], True)
     expect("day type shown", bool(state["dayType"]), True)
+    for name, wanted in EXPECTED["staffing"].items():
+        expect(f"staffing {name}", state["staffing"].get(name), wanted)
     return failures
 
 

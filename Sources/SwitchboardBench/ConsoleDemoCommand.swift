@@ -58,7 +58,12 @@ struct ConsoleDemoCommand: AsyncParsableCommand {
             dependencies: ServerDependencies(
                 readinessChecks: [floor.readinessCheck],
                 metricsRegistry: registry,
-                routeProviders: [floor.routes]
+                routeProviders: [
+                    floor.routes,
+                    StaffingRoutes(
+                        source: DemoStaffingSource(), tokens: AccessTokens(settings.consoleTokens),
+                        timeZone: settings.floorTimeZone),
+                ]
             ),
             logger: Logger(label: "switchboard.http")
         )

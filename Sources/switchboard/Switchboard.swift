@@ -14,7 +14,7 @@ struct Switchboard: AsyncParsableCommand {
             DevCommand.self, IngestCommand.self, ServeCommand.self, ReceiveCommand.self, SimulateCommand.self,
             MigrateCommand.self, BrokerCommand.self,
             ImportCommand.self, DeadLetterCommand.self, FlowsCommand.self, CalendarCommand.self, RollupCommand.self,
-            RetentionCommand.self,
+            RetentionCommand.self, StaffingCommand.self,
         ]
     )
 

@@ -39,6 +39,7 @@ struct MigrationFileTests {
             14, "connect queue metrics and agent activity", 17,
             "c0ee5074dd392e4c1d15fd8e771fe9e58da8e54590c87ef8d16248620ae121a0"
         ),
+        (15, "staffing", 14, "7cda6ecabbdb5d21ee5e2799f86e122c3f398eabc851c89d2b2ee40165845d81"),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")

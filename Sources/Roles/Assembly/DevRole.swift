@@ -59,7 +59,8 @@ public enum DevRole {
                 floor.readinessCheck,
             ] + (receiver.readinessCheck.map { [$0] } ?? []),
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
-            routes: hook.routeProviders + [floor.routes, receiver.routes],
+            routes: hook.routeProviders + [floor.routes, receiver.routes]
+                + [StaffingPlanner.routes(settings: settings, client: postgres, logger: logger)],
             drain: ShutdownDrain())
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,
@@ -89,7 +90,14 @@ public enum DevRole {
             )
             // After the server: a group stops its services in reverse order, so the simulator
             // stops before the receiver it delivers to.
-            return context.group(services + http + [.init(service: simulator, successTerminationBehavior: .ignore)])
+            // On an empty database, simulated history first, so the staffing panel has a forecast.
+            let seeder = StaffingHistorySeeder(
+                settings: settings, client: postgres, schema: schema, logger: Logger(label: "switchboard.staffing"))
+            return context.group(
+                services + http + [
+                    .init(service: simulator, successTerminationBehavior: .ignore),
+                    .init(service: seeder, successTerminationBehavior: .ignore),
+                ])
         }
         return context.group(services + http)
     }

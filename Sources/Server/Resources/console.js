@@ -17,6 +17,9 @@
       weekday: "Weekday", weekend: "Weekend", holiday: "Holiday", pre_holiday: "Day before a holiday",
       incoming: "Incoming", pending: "Pending", connecting_: "Connecting", connected: "Connected", onHold: "On hold",
       missed: "Missed", rejected: "Rejected", error: "Error", other: "Other", language: "日本語",
+      staffing: "Staffing (forecast)", dayType: "Day", forecastNow: "Forecast (15 min)",
+      neededStaffed: "Needed now / staffed now", nextHours: "Agents needed, next 3 hours", closure: "Closed",
+      override: "Special hours", allQueues: "All queues",
     },
     ja: {
       title: "フロア", connecting: "接続中…", live: "ライブ", reconnecting: "再接続中…",
@@ -32,6 +35,9 @@
       weekday: "平日", weekend: "週末", holiday: "祝日", pre_holiday: "祝前日",
       incoming: "着信中", pending: "保留中", connecting_: "接続中", connected: "通話中", onHold: "保留",
       missed: "不在", rejected: "拒否", error: "エラー", other: "その他", language: "English",
+      staffing: "必要人員（予測）", dayType: "日種別", forecastNow: "予測着信（15分）",
+      neededStaffed: "必要 / 在席", nextHours: "今後3時間の必要人数", closure: "休業",
+      override: "特別営業", allQueues: "全キュー",
     },
   };
   let lang = params.get("lang") || localStorage.getItem("switchboard.lang") ||
@@ -41,7 +47,7 @@
   const activityLabel = (activity) => t({ connecting: "activityConnecting", error: "activityError" }[activity] || activity);
 
   // The folded stream.
-  let view = null, seq = null, epoch = null, live = false, today = null;
+  let view = null, seq = null, epoch = null, live = false, today = null, staffing = null;
   let socket = null, retryDelay = 1000, lastMessageAt = 0;
 
   const $ = (selector) => document.querySelector(selector);
@@ -162,6 +168,70 @@
     }
     $("#agents tbody").replaceChildren(...agentRows);
     $("#seq").textContent = `seq ${seq}`;
+    renderStaffing();
+  }
+
+  // The staffing panel: per queue today's forecast and agents needed by 15 minutes (GET
+  // /v1/staffing), beside the agents staffed now on the floor (available, on contact or in
+  // after-contact work: the floor does not know routing profiles, so every queue is compared with
+  // the same pool, and the "All queues" row with the sum of the queues' needs).
+  function renderStaffing() {
+    const section = $("#staffing-section");
+    if (!staffing || staffing.queues.length === 0) { section.hidden = true; return; }
+    section.hidden = false;
+    const slot = staffing.now_slot;
+    const staffed = view ? view.summary.available + view.summary.onContact + view.summary.afterContactWork : null;
+    const clock = (n) => `${String(Math.floor(n / 4)).padStart(2, "0")}:${String((n % 4) * 15).padStart(2, "0")}`;
+    let neededTotal = 0;
+    const figure = (row, needed) => {
+      const td = cell(row, `${needed} / ${staffed == null ? "–" : staffed}`, "number needed-staffed");
+      if (staffed != null && staffed < needed) td.classList.add("understaffed");
+      return td;
+    };
+    const rows = staffing.queues.map((queue) => {
+      const day = queue.days.find((d) => d.date === staffing.now_date) || queue.days[0];
+      const bySlot = new Map(day.slots.map((s) => [s.slot, s]));
+      const now = bySlot.get(slot);
+      const needed = now && now.agents != null ? now.agents : 0;
+      neededTotal += now && now.fractional_agents != null ? now.fractional_agents : 0;
+      const row = document.createElement("tr");
+      row.dataset.queueId = queue.queue;
+      cell(row, queue.queue_name);
+      const types = day.day_types.split("+");
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      badge.dataset.dayType = types.find((x) => x === "holiday") || types.find((x) => x === "pre_holiday") || types[0];
+      badge.textContent = types.map(t).join(" + ");
+      cell(row, badge, "day-type");
+      cell(row, now ? now.offered.toFixed(1) : "0.0", "number");
+      figure(row, needed);
+      const next = document.createElement("span");
+      for (let n = slot + 1; n <= slot + 12; n++) {
+        const s = bySlot.get(n);
+        const item = document.createElement("span");
+        item.textContent = `${clock(n)} ${s && s.agents != null ? s.agents : 0}`;
+        next.appendChild(item);
+      }
+      cell(row, next, "slots");
+      return row;
+    });
+    const total = document.createElement("tr");
+    total.className = "total";
+    cell(total, t("allQueues"));
+    cell(total, "");
+    cell(total, "");
+    figure(total, Math.ceil(neededTotal - 1e-9));
+    cell(total, "");
+    rows.push(total);
+    $("#staffing tbody").replaceChildren(...rows);
+    $("#staffing-notes").textContent = staffing.notes.join(" · ");
+  }
+
+  async function loadStaffing() {
+    try {
+      const response = await fetch("/v1/staffing", { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+      if (response.ok) { staffing = await response.json(); render(); }
+    } catch (_) { /* shown again at the next attempt */ }
   }
 
   // A busy floor sends many deltas a second: fold them all, draw once per frame.
@@ -234,5 +304,7 @@
   render();
   loadToday();
   setInterval(loadToday, 10 * 60 * 1000);
+  loadStaffing();
+  setInterval(loadStaffing, 60 * 1000);
   connect();
 })();

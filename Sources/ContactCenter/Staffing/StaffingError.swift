@@ -1,0 +1,54 @@
+/// An input the staffing math refuses, with a message that names the input and the allowed range.
+///
+/// The math never answers NaN or a silent zero for a bad input: it throws one of these.
+public enum StaffingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The service-level target is not within (0, 1) (a share, so 80 % is 0.8).
+    case serviceLevelOutOfRange(Double)
+    /// The service-level threshold X is not a positive number of seconds.
+    case thresholdNotPositive(Double)
+    /// Shrinkage is not within [0, 1).
+    case shrinkageOutOfRange(Double)
+    /// The maximum occupancy is not within (0, 1].
+    case maximumOccupancyOutOfRange(Double)
+    /// The average speed of answer target is not a positive number of seconds.
+    case averageSpeedOfAnswerNotPositive(Double)
+    /// The volume is negative or not finite.
+    case volumeOutOfRange(Double)
+    /// The interval is not a positive number of seconds.
+    case intervalNotPositive(Double)
+    /// The average handle time is not a positive number of seconds.
+    case handleTimeNotPositive(Double)
+    /// The callers' mean patience is not a positive number of seconds.
+    case patienceNotPositive(Double)
+    /// A negative number of agents.
+    case agentsNegative(Int)
+    /// A service level written other than `P/X` (e.g. `80/20`).
+    case serviceLevelSyntax(String)
+
+    public var description: String {
+        switch self {
+        case .serviceLevelOutOfRange(let value):
+            "service level target \(value * 100) % is outside (0 %, 100 %): give e.g. 80/20"
+        case .thresholdNotPositive(let value):
+            "service level threshold \(value) s must be more than 0 s"
+        case .shrinkageOutOfRange(let value):
+            "shrinkage \(value) is outside [0, 1): 0.3 means 30 % of paid time off the queue"
+        case .maximumOccupancyOutOfRange(let value):
+            "maximum occupancy \(value) is outside (0, 1]: 0.85 means agents busy at most 85 % of the time"
+        case .averageSpeedOfAnswerNotPositive(let value):
+            "average speed of answer target \(value) s must be more than 0 s"
+        case .volumeOutOfRange(let value):
+            "volume \(value) must be a finite number of contacts, 0 or more"
+        case .intervalNotPositive(let value):
+            "interval \(value) s must be more than 0 s"
+        case .handleTimeNotPositive(let value):
+            "average handle time \(value) s must be more than 0 s"
+        case .patienceNotPositive(let value):
+            "patience \(value) s must be more than 0 s (leave it out for Erlang C)"
+        case .agentsNegative(let value):
+            "agents \(value) must be 0 or more"
+        case .serviceLevelSyntax(let text):
+            "service level \"\(text)\" is not P/X: give the percentage and the seconds, e.g. 80/20"
+        }
+    }
+}

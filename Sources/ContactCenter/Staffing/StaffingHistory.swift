@@ -1,0 +1,109 @@
+/// A store's day type as the IVR hook decides it (`store_business_day.day_type`).
+public enum StaffingDayType: String, Sendable, Hashable, CaseIterable, Comparable {
+    case weekday, weekend, holiday
+    case preHoliday = "pre_holiday"
+    case closure, override
+
+    /// How notes name a set of such days: "pre-holidays".
+    public var plural: String {
+        switch self {
+        case .weekday: "weekdays"
+        case .weekend: "weekends"
+        case .holiday: "holidays"
+        case .preHoliday: "pre-holidays"
+        case .closure: "closures"
+        case .override: "overrides"
+        }
+    }
+
+    /// Whether days of this type may be baselines (closures and overrides never are).
+    public var isBaseline: Bool { self != .closure && self != .override }
+
+    /// The day types tried, in order, for a day of this type whose own history is empty.
+    public func fallbacks(weekend: Bool) -> [StaffingDayType] {
+        switch self {
+        case .weekday: [.weekday, .weekend]
+        case .weekend: [.weekend, .weekday]
+        case .holiday: [.holiday, .weekend, .weekday]
+        case .preHoliday: [.preHoliday, .weekday, .weekend]
+        case .override: weekend ? [.weekend, .weekday] : [.weekday, .weekend]
+        case .closure: []
+        }
+    }
+
+    public static func < (lhs: StaffingDayType, rhs: StaffingDayType) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// One store's weighted history of one day type for one queue: the sums over its baseline days
+/// (each day weighted, recent days more) per 15-minute slot of the business day.
+public struct StaffingBaseline: Sendable, Equatable {
+    /// Σ weights of the baseline days (0: no day of this type in the history).
+    public var weight: Double
+    /// Baseline days.
+    public var days: Int
+    /// Per slot: Σ weight × offered contacts.
+    public var offered: [Int: Double]
+    /// Per slot: Σ weight × handle seconds of answered contacts.
+    public var handleSeconds: [Int: Double]
+    /// Per slot: Σ weight × answered contacts with a handle time.
+    public var handled: [Int: Double]
+
+    /// A baseline.
+    public init(
+        weight: Double, days: Int, offered: [Int: Double] = [:], handleSeconds: [Int: Double] = [:],
+        handled: [Int: Double] = [:]
+    ) {
+        self.weight = weight
+        self.days = days
+        self.offered = offered
+        self.handleSeconds = handleSeconds
+        self.handled = handled
+    }
+}
+
+/// Where a baseline belongs: a queue, a store feeding it and a day type.
+public struct StaffingBaselineKey: Sendable, Hashable {
+    public var queue: String
+    public var store: String
+    public var dayType: StaffingDayType
+
+    public init(queue: String, store: String, dayType: StaffingDayType) {
+        self.queue = queue
+        self.store = store
+        self.dayType = dayType
+    }
+}
+
+/// What the history says of one queue as a whole.
+public struct StaffingQueueHistory: Sendable, Equatable {
+    /// The queue's name (nil: only its ARN is known).
+    public var name: String?
+    /// The stores feeding it.
+    public var stores: [String]
+    /// Mean handle time over its recent history (nil: nothing handled).
+    public var averageHandleTimeSeconds: Double?
+    /// Abandoned contacts in its recent history.
+    public var abandoned: Int
+    /// Σ seconds in queue of all its queued contacts in that history.
+    public var queueSeconds: Double
+
+    public init(
+        name: String?, stores: [String], averageHandleTimeSeconds: Double?, abandoned: Int, queueSeconds: Double
+    ) {
+        self.name = name
+        self.stores = stores
+        self.averageHandleTimeSeconds = averageHandleTimeSeconds
+        self.abandoned = abandoned
+        self.queueSeconds = queueSeconds
+    }
+
+    /// Mean patience 1/θ̂ with θ̂ = abandoned / Σ queue seconds (the censored maximum-likelihood
+    /// estimate for exponential patience: answered contacts are censored at their wait); nil
+    /// without abandons. At least 1 s (durations are whole seconds).
+    public var patienceSeconds: Double? {
+        guard abandoned > 0 else { return nil }
+        return max(1, queueSeconds / Double(abandoned))
+    }
+}

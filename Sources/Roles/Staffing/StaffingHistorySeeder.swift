@@ -1,0 +1,119 @@
+import ContactCenter
+import Foundation
+import Logging
+import OperatingHours
+import PostgresNIO
+import ServiceLifecycle
+import Storage
+
+/// `switchboard dev` on an empty database: simulated history for the staffing forecast, so the
+/// console's staffing panel has a plan within a minute of the first start.
+///
+/// Runs the traffic simulation (the same as the live simulator's, asking the flows in process
+/// instead of over HTTP) over the last 8 weeks and over last year's holidays and pre-holidays,
+/// and writes its contact records with the ingest writer (group `switchboard-dev-seed`). Does
+/// nothing when `contact_record` has a row; failures are logged, never thrown.
+struct StaffingHistorySeeder: Service {
+    var settings: Settings
+    var client: PostgresClient
+    var schema: StartupGate
+    var logger: Logger
+
+    func run() async throws {
+        await schema.wait()
+        do {
+            // Ctrl-C during the seeding stops it at once: what was written stays, a later start
+            // finds contacts and seeds nothing more.
+            try await cancelWhenGracefulShutdown { try await seed(now: Date()) }
+        } catch is CancellationError {
+        } catch {
+            logger.warning("staffing history not seeded: \(error)")
+        }
+    }
+
+    /// In-process answers to "is the store open" and "how busy is its day", as the hook's flows say.
+    struct FlowEnvironment: TrafficEnvironment {
+        var flows: FlowSet
+
+        func isOpen(storeId: String, at instant: UTCTimestamp) async -> Bool {
+            flows.store(id: storeId)?.schedule.decision(at: instant.date).isOpen ?? true
+        }
+
+        func dayMultiplier(storeId: String, at instant: UTCTimestamp) -> Double {
+            guard let store = flows.store(id: storeId) else { return 1 }
+            switch store.schedule.decision(at: instant.date).dayType {
+            case .holiday: return 1.6
+            case .preHoliday: return 1.4
+            case .weekend: return 1.2
+            default: return 1
+            }
+        }
+    }
+
+    func seed(now: Date) async throws {
+        let empty = try await client.query("SELECT NOT EXISTS (SELECT 1 FROM contact_record)", logger: logger)
+        for try await isEmpty in empty.decode(Bool.self) where !isEmpty { return }
+        let flows = try FlowStore.load(directory: settings.flowsDirectory).flows
+        let stores = flows.stores.compactMap { store -> TrafficSimulationConfiguration.Store? in
+            guard let number = store.dialedNumbers.first else { return nil }
+            return .init(id: store.id, dialedNumber: number, queue: store.attributes["kind"] ?? "general")
+        }
+        guard let reference = flows.stores.first, !stores.isEmpty else { return }
+        let day: Int64 = 86_400_000
+        let nowMs = Int64(now.timeIntervalSince1970 * 1000)
+        // Japan's midnight of today, then the windows: the last 8 weeks, and each holiday and
+        // pre-holiday between 400 and 56 days ago (as the first store's calendar has them).
+        let midnight = (nowMs + 9 * 3_600_000) / day * day - 9 * 3_600_000
+        var windows: [(Int64, Int64)] = [(midnight - 56 * day, nowMs - 15 * 60_000)]
+        for back in stride(from: 400, to: 56, by: -1) {
+            let start = midnight - Int64(back) * day
+            let noon = UTCTimestamp(millisecondsSince1970: start + 12 * 3_600_000)
+            switch reference.schedule.decision(at: noon.date).dayType {
+            case .holiday, .preHoliday: windows.append((start, start + day))
+            default: break
+            }
+        }
+        let started = Date()
+        let environment = FlowEnvironment(flows: flows)
+        let writer = IngestWriter(client: client, group: "switchboard-dev-seed", logger: logger)
+        var offset: Int64 = 0
+        var written = 0
+        var pending: [SourceRecord] = []
+        // Large transactions: the rollups are kept per transaction, so fewer is faster.
+        func flush(below limit: Int) async throws {
+            guard pending.count >= limit, !pending.isEmpty else { return }
+            _ = try await writer.write(IngestDecoder().decode(pending), claims: nil)
+            written += pending.count
+            pending.removeAll(keepingCapacity: true)
+        }
+        for (index, (start, end)) in windows.enumerated() {
+            var configuration = TrafficSimulationConfiguration(
+                stores: stores, agentCount: settings.simulatorAgents, seed: settings.simulatorSeed &+ UInt64(index),
+                start: UTCTimestamp(millisecondsSince1970: start),
+                arrivalsEnd: UTCTimestamp(millisecondsSince1970: end))
+            configuration.updateShare = 0
+            configuration.duplicateShare = 0
+            var simulation = TrafficSimulation(configuration: configuration)
+            var cursor = start
+            while cursor < end + 2 * 3_600_000 {
+                try Task.checkCancellation()
+                cursor += day
+                let messages = await simulation.advance(
+                    to: UTCTimestamp(millisecondsSince1970: min(cursor, end + 2 * 3_600_000)),
+                    environment: environment)
+                for message in messages where message.kind == .contactRecord {
+                    pending.append(
+                        SourceRecord(
+                            topic: IngestTopics().contactRecords, partition: 0, offset: offset,
+                            key: Array(message.key.utf8), value: Array(message.value)))
+                    offset += 1
+                }
+                try await flush(below: 5_000)
+            }
+        }
+        try await flush(below: 1)
+        logger.info(
+            "seeded staffing history: \(written) simulated contact records over \(windows.count) periods in \(Int(Date().timeIntervalSince(started))) s"
+        )
+    }
+}

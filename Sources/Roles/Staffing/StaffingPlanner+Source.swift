@@ -1,0 +1,27 @@
+import ContactCenter
+import Logging
+import PostgresNIO
+import Server
+
+extension StaffingPlanner: StaffingSource {
+    /// The plan for `GET /v1/staffing`, not stored.
+    public func staffing(_ query: StaffingQuery) async throws -> (plan: StaffingPlan, queueNames: [String: String]) {
+        do {
+            let result = try await plan(
+                Request(
+                    from: query.from, to: query.to, queue: query.queue, model: query.model, target: query.target,
+                    shrinkage: query.shrinkage),
+                save: false)
+            return (result.plan, result.queueNames)
+        } catch let error as RequestError {
+            throw StaffingRefusal(reason: error.description)
+        }
+    }
+
+    /// `GET /v1/staffing` over `client`, with the console's tokens.
+    public static func routes(settings: Settings, client: PostgresClient, logger: Logger) -> StaffingRoutes {
+        StaffingRoutes(
+            source: StaffingPlanner(client: client, logger: logger), tokens: AccessTokens(settings.consoleTokens),
+            timeZone: settings.floorTimeZone)
+    }
+}

@@ -1,0 +1,115 @@
+import ContactCenter
+import Logging
+import PostgresNIO
+import Primitives
+import Storage
+
+/// `switchboard staffing plan` (and `GET /v1/staffing`): refreshes the history, forecasts the
+/// dates asked for, staffs every slot and stores the plan.
+public struct StaffingPlanner: Sendable {
+    /// A plan request refused before any work, with a message that says why.
+    public struct RequestError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// What a plan request asks for.
+    public struct Request: Sendable {
+        public var from: String
+        public var to: String
+        public var queue: String?
+        public var model: StaffingPlan.ModelChoice
+        public var target: ServiceTarget
+        public var shrinkage: Double
+
+        public init(
+            from: String, to: String, queue: String?, model: StaffingPlan.ModelChoice, target: ServiceTarget,
+            shrinkage: Double
+        ) {
+            self.from = from
+            self.to = to
+            self.queue = queue
+            self.model = model
+            self.target = target
+            self.shrinkage = shrinkage
+        }
+    }
+
+    /// A plan made.
+    public struct Result: Sendable {
+        public var plan: StaffingPlan
+        public var planId: Int?
+        public var queueNames: [String: String]
+    }
+
+    /// The longest range a plan may cover, days.
+    public static let maximumDays = 400
+
+    private let store: StaffingStore
+
+    /// A planner over `client`.
+    public init(client: PostgresClient, logger: Logger) {
+        store = StaffingStore(client: client, logger: logger)
+    }
+
+    /// Validates `request`, forecasts and staffs it, and stores the plan when `save` is set.
+    /// - Throws: `RequestError` for a bad range or an unknown queue; `StaffingError`; PostgreSQL errors.
+    public func plan(_ request: Request, save: Bool = true) async throws -> Result {
+        let (first, last) = try Self.validatedRange(from: request.from, to: request.to)
+        _ = try Shrinkage.scheduled(productive: 0, shrinkage: request.shrinkage)
+        try await store.refreshHistory()
+        let known = try await store.knownQueues()
+        if let queue = request.queue, known[queue] == nil {
+            let byName = known.first { $0.value == queue }?.key
+            guard byName != nil else {
+                let list = known.map { $0.value ?? $0.key }.sorted().joined(separator: ", ")
+                throw RequestError(description: "unknown queue \(queue): queues with history are \(list)")
+            }
+        }
+        let queueId = request.queue.map { id in known[id] != nil ? id : known.first { $0.value == id }!.key }
+        let queues = try await store.queues(before: first, queue: queueId)
+        let baselines = try await store.baselines(before: first, queue: queueId)
+        let calendar = try await store.calendar(from: first, to: last)
+        let forecast = StaffingForecast(
+            queues: queues, baselines: baselines, dates: calendar.dates, dayTypes: calendar.dayTypes,
+            weekendDates: calendar.weekend)
+        let plan = try StaffingPlan(
+            forecast: forecast, queues: queues, model: request.model, target: request.target,
+            shrinkage: request.shrinkage)
+        var names: [String: String] = [:]
+        for (id, history) in queues { names[id] = history.name ?? id }
+        var planId: Int?
+        if save {
+            planId = try await store.save(
+                plan,
+                inputs: StaffingStore.PlanInputs(
+                    from: first, to: last, queue: queueId, model: request.model.rawValue, target: request.target,
+                    shrinkage: request.shrinkage),
+                queueNames: names)
+        }
+        return Result(plan: plan, planId: planId, queueNames: names)
+    }
+
+    /// `from` and `to` as dates in order and at most `maximumDays` apart.
+    /// - Throws: `RequestError` naming the problem.
+    public static func validatedRange(from: String, to: String) throws -> (String, String) {
+        guard let start = dayNumber(from), let end = dayNumber(to) else {
+            throw RequestError(description: "dates must be YYYY-MM-DD (got --from \(from) --to \(to))")
+        }
+        guard start <= end else { throw RequestError(description: "--from \(from) is after --to \(to)") }
+        guard end - start + 1 <= maximumDays else {
+            throw RequestError(
+                description: "the range \(from)...\(to) is \(end - start + 1) days: at most \(maximumDays) at once")
+        }
+        return (from, to)
+    }
+
+    /// Days since 1970-01-01 of a `YYYY-MM-DD` date, nil if it is none.
+    static func dayNumber(_ text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1
+        else { return nil }
+        guard d <= CivilDays.daysInMonth(year: y, month: m) else { return nil }
+        return CivilDays.dayNumber(year: y, month: m, day: d)
+    }
+}

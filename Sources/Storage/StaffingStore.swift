@@ -1,0 +1,309 @@
+import ContactCenter
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The staffing forecast's reads and the plans' writes: `staffing_history` kept current, the
+/// weighted baselines per queue, store and day type, the day types of the dates to plan, and
+/// `staffing_plan` with its intervals.
+public struct StaffingStore: Sendable {
+    private let client: PostgresClient
+    private let logger: Logger
+
+    /// The weighting of the history (docs/staffing.md, "The forecast").
+    public enum Method {
+        /// Ordinary day types use their last this many days.
+        public static let ordinaryDays = 8
+        /// Weight of the k-th most recent ordinary day: decay^(k − 1).
+        public static let ordinaryDecay = 0.85
+        /// Holidays and pre-holidays use every one of the last this many days (three years).
+        public static let specialLookbackDays = 1096
+        /// Weight of a holiday or pre-holiday n whole years back: decay^n.
+        public static let specialYearDecay = 0.7
+        /// Patience and the queue-wide AHT come from this many days before the plan.
+        public static let queueLookbackDays = 56
+
+        /// The method as stored with each plan.
+        public static var description: String {
+            "same day type per store; weekday/weekend: last \(ordinaryDays) days, weight \(ordinaryDecay)^(rank-1); "
+                + "holiday/pre_holiday: last \(specialLookbackDays) days, weight \(specialYearDecay)^(years back); "
+                + "closures and overrides never baselines; offered = answered + abandoned + callbacks; "
+                + "AHT = talk + hold + ACW; patience = sum queue_s / abandoned over the last \(queueLookbackDays) days"
+        }
+    }
+
+    /// Creates the store.
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Recomputes `staffing_history` from two days before its last business day (late records
+    /// change recent days) through yesterday, or from the first contact when it is empty.
+    /// - Returns: rows written.
+    @discardableResult
+    public func refreshHistory() async throws -> Int {
+        let rows = try await client.query(
+            """
+            WITH bounds AS (
+                SELECT coalesce((SELECT max(business_date) - 2 FROM staffing_history),
+                                (SELECT (min(interval_start) AT TIME ZONE analytics_time_zone())::date - 1
+                                 FROM queue_interval_rollup)) AS lo,
+                       (now() AT TIME ZONE analytics_time_zone())::date - 1 AS hi
+            )
+            SELECT coalesce((SELECT staffing_history_refresh(lo, hi) FROM bounds WHERE lo <= hi), 0)
+            """, logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// The queues with history, by id, with their names.
+    public func knownQueues() async throws -> [String: String?] {
+        var queues: [String: String?] = [:]
+        let rows = try await client.query(
+            """
+            SELECT s.queue, (SELECT h.queue_name FROM staffing_history h WHERE h.queue = s.queue
+                             ORDER BY h.business_date DESC LIMIT 1)
+            FROM (SELECT DISTINCT queue FROM staffing_source) AS s
+            """, logger: logger)
+        for try await (queue, name) in rows.decode((String, String?).self) { queues[queue] = name }
+        return queues
+    }
+
+    /// The history of each queue active in the weeks before `start` (or of `queue` only).
+    public func queues(before start: String, queue: String?) async throws -> [String: StaffingQueueHistory] {
+        var result: [String: StaffingQueueHistory] = [:]
+        let lookback = Method.queueLookbackDays
+        let rows = try await client.query(
+            """
+            WITH src AS (
+                SELECT queue, store_id FROM staffing_source
+                WHERE last_date >= \(start)::date - \(lookback)::int AND first_date < \(start)::date
+                  AND (\(queue)::text IS NULL OR queue = \(queue))
+            )
+            SELECT s.queue, array_agg(s.store_id ORDER BY s.store_id),
+                   (SELECT h.queue_name FROM staffing_history h WHERE h.queue = s.queue
+                    ORDER BY h.business_date DESC LIMIT 1),
+                   coalesce(sum(t.handle_s), 0)::float8, coalesce(sum(t.handle_n), 0)::float8,
+                   coalesce(sum(t.abandoned), 0)::bigint, coalesce(sum(t.queue_s), 0)::float8
+            FROM src s
+            LEFT JOIN LATERAL (
+                SELECT sum(h.handle_s) AS handle_s, sum(h.handle_n) AS handle_n, sum(h.abandoned) AS abandoned,
+                       sum(h.queue_s) AS queue_s
+                FROM staffing_history h
+                WHERE h.queue = s.queue AND h.store_id = s.store_id
+                  AND h.business_date >= \(start)::date - \(lookback)::int AND h.business_date < \(start)::date
+            ) AS t ON true
+            GROUP BY s.queue
+            """, logger: logger)
+        for try await (id, stores, name, handleSeconds, handled, abandoned, queueSeconds) in rows.decode(
+            (String, [String], String?, Double, Double, Int, Double).self)
+        {
+            result[id] = StaffingQueueHistory(
+                name: name, stores: stores, averageHandleTimeSeconds: handled > 0 ? handleSeconds / handled : nil,
+                abandoned: abandoned, queueSeconds: queueSeconds)
+        }
+        return result
+    }
+
+    /// The weighted baselines of every queue, store and day type, for a plan starting on `start`.
+    public func baselines(before start: String, queue: String?) async throws -> [StaffingBaselineKey: StaffingBaseline]
+    {
+        var result: [StaffingBaselineKey: StaffingBaseline] = [:]
+        let rows = try await client.query(
+            """
+            WITH src AS (
+                SELECT queue, store_id, first_date FROM staffing_source
+                WHERE last_date >= \(start)::date - \(Method.queueLookbackDays)::int AND first_date < \(start)::date
+                  AND (\(queue)::text IS NULL OR queue = \(queue))
+            ), ranked AS (
+                SELECT s.queue, s.store_id, d.day_type, d.business_date,
+                       row_number() OVER (PARTITION BY s.queue, s.store_id, d.day_type
+                                          ORDER BY d.business_date DESC) AS rank
+                FROM src s
+                JOIN staffing_day_types(\(start)::date - \(Method.specialLookbackDays)::int, \(start)::date - 1) AS d
+                    ON d.store_id = s.store_id AND d.business_date >= s.first_date
+                WHERE d.day_type IN ('weekday', 'weekend', 'holiday', 'pre_holiday')
+            ), baseline AS (
+                SELECT queue, store_id, day_type, business_date,
+                       CASE WHEN day_type IN ('weekday', 'weekend') THEN power(\(Method.ordinaryDecay), rank - 1)
+                            ELSE power(\(Method.specialYearDecay), floor((\(start)::date - business_date) / 365.25))
+                       END::float8 AS weight
+                FROM ranked
+                WHERE day_type IN ('holiday', 'pre_holiday') OR rank <= \(Method.ordinaryDays)
+            )
+            SELECT queue, store_id, day_type, -1, sum(weight), count(*)::float8, 0::float8
+            FROM baseline GROUP BY queue, store_id, day_type
+            UNION ALL
+            SELECT b.queue, b.store_id, b.day_type, h.slot::int, sum(b.weight * h.offered),
+                   sum(b.weight * h.handle_s), sum(b.weight * h.handle_n)
+            FROM baseline b
+            JOIN staffing_history h
+                ON h.queue = b.queue AND h.store_id = b.store_id AND h.business_date = b.business_date
+            GROUP BY b.queue, b.store_id, b.day_type, h.slot
+            """, logger: logger)
+        for try await (queue, store, type, slot, a, b, c) in rows.decode(
+            (String, String, String, Int, Double, Double, Double).self)
+        {
+            guard let dayType = StaffingDayType(rawValue: type) else { continue }
+            let key = StaffingBaselineKey(queue: queue, store: store, dayType: dayType)
+            var baseline = result[key] ?? StaffingBaseline(weight: 0, days: 0)
+            if slot < 0 {
+                baseline.weight = a
+                baseline.days = Int(b)
+            } else {
+                baseline.offered[slot] = a
+                baseline.handleSeconds[slot] = b
+                baseline.handled[slot] = c
+            }
+            result[key] = baseline
+        }
+        return result
+    }
+
+    /// The dates of `from...to` (`YYYY-MM-DD`), which fall on a weekend, and each store's day types.
+    public func calendar(from: String, to: String) async throws -> (
+        dates: [String], weekend: Set<String>, dayTypes: [String: [String: StaffingDayType]]
+    ) {
+        var dates: [String] = []
+        var weekend = Set<String>()
+        let days = try await client.query(
+            """
+            SELECT to_char(g, 'YYYY-MM-DD'), extract(isodow FROM g) IN (6, 7)
+            FROM generate_series(\(from)::date::timestamp, \(to)::date::timestamp, interval '1 day') AS g
+            """, logger: logger)
+        for try await (date, isWeekend) in days.decode((String, Bool).self) {
+            dates.append(date)
+            if isWeekend { weekend.insert(date) }
+        }
+        var types: [String: [String: StaffingDayType]] = [:]
+        let rows = try await client.query(
+            """
+            SELECT store_id, to_char(business_date, 'YYYY-MM-DD'), day_type
+            FROM staffing_day_types(\(from)::date, \(to)::date)
+            """, logger: logger)
+        for try await (store, date, type) in rows.decode((String, String, String).self) {
+            types[store, default: [:]][date] = StaffingDayType(rawValue: type) ?? .weekday
+        }
+        return (dates, weekend, types)
+    }
+
+    /// Offered contacts per date (`YYYY-MM-DD`), queue and slot, over every store, for `from...to`.
+    public func offered(from: String, to: String, queue: String?) async throws -> [String: [String: [Int: Double]]] {
+        var result: [String: [String: [Int: Double]]] = [:]
+        let rows = try await client.query(
+            """
+            SELECT to_char(business_date, 'YYYY-MM-DD'), queue, slot::int, sum(offered)::float8
+            FROM staffing_history
+            WHERE business_date BETWEEN \(from)::date AND \(to)::date AND (\(queue)::text IS NULL OR queue = \(queue))
+            GROUP BY business_date, queue, slot
+            """, logger: logger)
+        for try await (date, id, slot, count) in rows.decode((String, String, Int, Double).self) {
+            result[date, default: [:]][id, default: [:]][slot] = count
+        }
+        return result
+    }
+
+    /// What a plan was made from.
+    public struct PlanInputs: Sendable {
+        public var from: String
+        public var to: String
+        public var queue: String?
+        public var model: String
+        public var target: ServiceTarget
+        public var shrinkage: Double
+
+        public init(from: String, to: String, queue: String?, model: String, target: ServiceTarget, shrinkage: Double) {
+            self.from = from
+            self.to = to
+            self.queue = queue
+            self.model = model
+            self.target = target
+            self.shrinkage = shrinkage
+        }
+    }
+
+    /// Stores a plan and its intervals in one transaction.
+    /// - Returns: its `plan_id`.
+    public func save(_ plan: StaffingPlan, inputs: PlanInputs, queueNames: [String: String]) async throws -> Int {
+        var queues: [String] = []
+        var names: [String] = []
+        var dates: [String] = []
+        var slots: [Int] = []
+        var dayTypes: [String] = []
+        var offered: [Double] = []
+        var aht: [Double] = []
+        var patience: [Double] = []
+        var load: [Double] = []
+        var agents: [Int] = []
+        var fractional: [Double] = []
+        var scheduled: [Int] = []
+        var scheduledFractional: [Double] = []
+        var serviceLevel: [Double] = []
+        var connect: [Double] = []
+        var waiting: [Double] = []
+        var asa: [Double] = []
+        var occupancy: [Double] = []
+        var abandoning: [Double] = []
+        for row in plan.rows {
+            guard let requirement = row.requirement else { continue }
+            let f = row.forecast
+            let p = requirement.performance
+            queues.append(f.queue)
+            names.append(queueNames[f.queue] ?? "")
+            dates.append(f.date)
+            slots.append(f.slot)
+            dayTypes.append(f.dayTypes)
+            offered.append(f.offered)
+            aht.append(f.averageHandleTimeSeconds ?? .nan)
+            patience.append(row.patienceSeconds ?? .nan)
+            load.append(p.offeredLoad)
+            agents.append(requirement.agents)
+            fractional.append(requirement.fractionalAgents)
+            scheduled.append(row.scheduledAgents)
+            scheduledFractional.append(row.scheduledFractionalAgents)
+            serviceLevel.append(p.serviceLevel)
+            connect.append(p.connectServiceLevel)
+            waiting.append(p.probabilityOfWaiting)
+            asa.append(p.averageSpeedOfAnswerSeconds ?? .nan)
+            occupancy.append(p.occupancy)
+            abandoning.append(p.probabilityOfAbandoning ?? .nan)
+        }
+        let notes = plan.notes
+        let logger = self.logger
+        let columns = (
+            queues, names, dates, slots, dayTypes, offered, aht, patience, load, agents, fractional, scheduled,
+            scheduledFractional, serviceLevel, connect, waiting, asa, occupancy, abandoning
+        )
+        return try await client.withTransaction(logger: logger) { connection in
+            var planId = 0
+            let inserted = try await connection.query(
+                """
+                INSERT INTO staffing_plan (from_date, to_date, queue_filter, model, service_level_target, threshold_s,
+                    max_occupancy, shrinkage, forecast_method, notes)
+                VALUES (\(inputs.from)::date, \(inputs.to)::date, \(inputs.queue), \(inputs.model),
+                    \(inputs.target.serviceLevel), \(inputs.target.thresholdSeconds), \(inputs.target.maximumOccupancy),
+                    \(inputs.shrinkage), \(Method.description), \(notes))
+                RETURNING plan_id
+                """, logger: logger)
+            for try await id in inserted.decode(Int.self) { planId = id }
+            try await connection.query(
+                """
+                INSERT INTO staffing_plan_interval (plan_id, queue, queue_name, interval_start, day_types,
+                    forecast_offered, forecast_aht_s, patience_s, offered_load, agents, fractional_agents,
+                    scheduled_agents, scheduled_fractional_agents, service_level, connect_service_level,
+                    probability_of_waiting, average_speed_of_answer_s, occupancy, probability_of_abandoning)
+                SELECT \(planId), q, nullif(n, ''),
+                       (d::date::timestamp AT TIME ZONE analytics_time_zone()) + s * interval '15 minutes', t,
+                       o, nullif(a, 'NaN'), nullif(p, 'NaN'), l, g, f, sc, sf, sl, c, w, nullif(asa, 'NaN'), oc,
+                       nullif(ab, 'NaN')
+                FROM unnest(\(columns.0), \(columns.1), \(columns.2), \(columns.3), \(columns.4), \(columns.5),
+                            \(columns.6), \(columns.7), \(columns.8), \(columns.9), \(columns.10), \(columns.11),
+                            \(columns.12), \(columns.13), \(columns.14), \(columns.15), \(columns.16),
+                            \(columns.17), \(columns.18))
+                    AS v(q, n, d, s, t, o, a, p, l, g, f, sc, sf, sl, c, w, asa, oc, ab)
+                """, logger: logger)
+            return planId
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ContactCenter
+import Server
+
+/// The console demo's staffing: a fixed plan for the browser test, whatever the hour. Tokyo
+/// Reservations' store keeps a holiday and is offered 10 contacts every 15 minutes (AHT 180 s:
+/// 4 agents for 80/20, one more than the demo floor's 3 staffed: red); Osaka Delivery's store a
+/// weekday with 5 (3 agents: enough).
+struct DemoStaffingSource: StaffingSource {
+    func staffing(_ query: StaffingQuery) async throws -> (plan: StaffingPlan, queueNames: [String: String]) {
+        let queues = [
+            "demo-tokyo": StaffingQueueHistory(
+                name: "Tokyo Reservations", stores: ["tokyo"], averageHandleTimeSeconds: 180, abandoned: 0,
+                queueSeconds: 0),
+            "demo-osaka": StaffingQueueHistory(
+                name: "Osaka Delivery", stores: ["osaka"], averageHandleTimeSeconds: 180, abandoned: 0,
+                queueSeconds: 0),
+        ]
+        func baseline(_ offered: Double) -> StaffingBaseline {
+            StaffingBaseline(
+                weight: 1, days: 1, offered: Dictionary(uniqueKeysWithValues: (0..<96).map { ($0, offered) }),
+                handleSeconds: Dictionary(uniqueKeysWithValues: (0..<96).map { ($0, offered * 180) }),
+                handled: Dictionary(uniqueKeysWithValues: (0..<96).map { ($0, offered) }))
+        }
+        let forecast = StaffingForecast(
+            queues: queues,
+            baselines: [
+                StaffingBaselineKey(queue: "demo-tokyo", store: "tokyo", dayType: .holiday): baseline(10),
+                StaffingBaselineKey(queue: "demo-osaka", store: "osaka", dayType: .weekday): baseline(5),
+            ],
+            dates: [query.from], dayTypes: ["tokyo": [query.from: .holiday], "osaka": [query.from: .weekday]],
+            weekendDates: [])
+        let plan = try StaffingPlan(
+            forecast: forecast, queues: queues, model: .erlangC, target: query.target, shrinkage: query.shrinkage)
+        return (plan, ["demo-tokyo": "Tokyo Reservations", "demo-osaka": "Osaka Delivery"])
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import ContactCenter
+import Foundation
+import Roles
+
+/// `switchboard staffing plan`: the forecast per queue and 15 minutes, staffed, printed and stored.
+struct StaffingPlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Forecast each queue per 15 minutes from same-day-type history and staff it; store the plan.",
+        discussion: """
+            The forecast of a date uses each store's own day type (weekday, weekend, holiday, pre-holiday)
+            and that store's recent days of the same type (docs/staffing.md). The plan is stored in
+            staffing_plan and staffing_plan_interval, readable by the analyst role.
+
+            Examples:
+              switchboard staffing plan --from 2026-12-28 --to 2027-01-04 --service-level 80/20
+              switchboard staffing plan --from 2026-12-28 --to 2026-12-31 --queue sushi --model erlang-c \\
+                --max-occupancy 0.85 --shrinkage 0.3 --format csv
+            """
+    )
+
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, csv
+    }
+
+    @Option(help: "The first business date, YYYY-MM-DD.")
+    var from: String
+
+    @Option(help: "The last business date (inclusive), at most 400 days after --from.")
+    var to: String
+
+    @Option(help: "One queue (its ARN or name); default: every queue with recent history.")
+    var queue: String?
+
+    @Option(help: "The target: P/X, P % answered within X seconds, e.g. 80/20.")
+    var serviceLevel: String
+
+    @Option(help: "erlang-a (callers hang up, patience from the history) or erlang-c.")
+    var model: String = StaffingPlan.ModelChoice.erlangA.rawValue
+
+    @Option(help: "The highest occupancy allowed, (0, 1].")
+    var maxOccupancy: Double?
+
+    @Option(help: "Share of paid time off the queue, [0, 1): scheduled = N / (1 - shrinkage).")
+    var shrinkage: Double = 0
+
+    @Option(help: "table (readable) or csv.")
+    var format: Format = .table
+
+    func run() async throws {
+        guard let choice = StaffingPlan.ModelChoice(rawValue: model) else {
+            throw ValidationError("--model must be erlang-a or erlang-c (got \(model))")
+        }
+        let target: ServiceTarget
+        do {
+            target = try ServiceTarget(parsing: serviceLevel, maximumOccupancy: maxOccupancy)
+            _ = try Shrinkage.scheduled(productive: 0, shrinkage: shrinkage)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        do {
+            _ = try StaffingPlanner.validatedRange(from: from, to: to)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let settings = try Settings()
+        LoggingSetup.bootstrap(settings)
+        let request = StaffingPlanner.Request(
+            from: from, to: to, queue: queue, model: choice, target: target, shrinkage: shrinkage)
+        let format = self.format
+        do {
+            let result = try await OneShotDatabase.run(settings) { client, logger in
+                try await StaffingPlanner(client: client, logger: logger).plan(request)
+            }
+            switch format {
+            case .csv:
+                // Notes on standard error: the CSV stays a table.
+                for note in result.plan.notes {
+                    FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+                }
+                print(result.plan.csv, terminator: "")
+            case .table:
+                for note in result.plan.notes { print("note: \(note)") }
+                print(result.plan.table(queueNames: result.queueNames), terminator: "")
+                print("\nplan \(result.planId.map(String.init) ?? "-") stored in staffing_plan")
+            }
+        } catch let error as StaffingPlanner.RequestError {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ContactCenter
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Server
+import Testing
+
+/// `GET /v1/staffing`: the console's tokens, parameters validated into clear 400s, the source's
+/// refusals as 400s, and the plan's JSON with the server's "now".
+@Suite("Staffing routes")
+struct StaffingRoutesTests {
+    /// One queue, one store on a holiday, 10 contacts in slot 40 with AHT 180 s.
+    struct FixedSource: StaffingSource {
+        func staffing(_ query: StaffingQuery) async throws -> (plan: StaffingPlan, queueNames: [String: String]) {
+            if query.queue == "nope" { throw StaffingRefusal(reason: "unknown queue nope: queues with history are Q") }
+            let queues = [
+                "q": StaffingQueueHistory(
+                    name: "Q", stores: ["s"], averageHandleTimeSeconds: 180, abandoned: 0, queueSeconds: 0)
+            ]
+            let forecast = StaffingForecast(
+                queues: queues,
+                baselines: [
+                    StaffingBaselineKey(queue: "q", store: "s", dayType: .holiday): StaffingBaseline(
+                        weight: 1, days: 1, offered: [40: 10], handleSeconds: [40: 1800], handled: [40: 10])
+                ],
+                dates: [query.from], dayTypes: ["s": [query.from: .holiday]], weekendDates: [])
+            let plan = try StaffingPlan(
+                forecast: forecast, queues: queues, model: query.model, target: query.target,
+                shrinkage: query.shrinkage)
+            return (plan, ["q": "Q"])
+        }
+    }
+
+    func withApp(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = Application(
+            router: buildRouter(
+                dependencies: ServerDependencies(routeProviders: [
+                    StaffingRoutes(
+                        source: FixedSource(), tokens: AccessTokens(["s3cret"]),
+                        timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+                ])))
+        try await app.test(.router) { client in try await body(client) }
+    }
+
+    @Test("the plan as JSON: now, notes, per queue and date the slots with agents and both service levels")
+    func plan() async throws {
+        try await withApp { client in
+            try await client.execute(
+                uri: "/v1/staffing?from=2026-12-30&service_level=80/20&shrinkage=0.3&token=s3cret", method: .get
+            ) { response in
+                #expect(response.status == .ok)
+                let json = try #require(
+                    try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any])
+                #expect(json["now_slot"] is Int)
+                #expect((json["now_date"] as? String)?.count == 10)
+                let queue = try #require((json["queues"] as? [[String: Any]])?.first)
+                #expect(queue["queue_name"] as? String == "Q")
+                let day = try #require((queue["days"] as? [[String: Any]])?.first)
+                #expect(day["date"] as? String == "2026-12-30")
+                #expect(day["day_types"] as? String == "holiday")
+                let slot = try #require((day["slots"] as? [[String: Any]])?.first)
+                #expect(slot["start"] as? String == "10:00")
+                #expect(slot["agents"] as? Int == 4)  // A = 2 Erlangs, 80/20
+                #expect(slot["scheduled_agents"] as? Int == 6)  // ⌈4 / 0.7⌉
+                #expect(slot["connect_service_level"] is Double)
+            }
+        }
+    }
+
+    @Test("401 without the console's token; 400 for a bad target, model, number or a refused queue")
+    func refusals() async throws {
+        try await withApp { client in
+            try await client.execute(uri: "/v1/staffing", method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+            for (query, reason) in [
+                ("service_level=100/20", "outside (0 %, 100 %)"), ("model=erlang-x", "erlang-a or erlang-c"),
+                ("shrinkage=1", "shrinkage"), ("max_occupancy=abc", "max_occupancy must be a number"),
+                ("queue=nope", "unknown queue nope"),
+            ] {
+                try await client.execute(uri: "/v1/staffing?\(query)&token=s3cret", method: .get) { response in
+                    #expect(response.status == .badRequest, "\(query)")
+                    #expect(String(buffer: response.body).contains(reason), "\(query)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import ContactCenter
+import Foundation
+import PostgresNIO
+import Primitives
+import Storage
+import SwitchboardTesting
+import Testing
+
+/// The staffing forecast from real rows: contacts written by the ingest writer, `staffing_history`
+/// refreshed from them, each store forecast by its own day type, closures never baselines, a
+/// missing day type falling back with a note, and the plan stored for analysts.
+///
+/// Two stores feed Reservations, every contact at 10:00 JST (slot 40). The bistro's days: weekday
+/// 4 contacts, weekend 8, holiday 12, pre-holiday 6, and a closure day with 20 that must never be
+/// a baseline. The izakaya's: weekday 2, weekend 3, and no holiday in its history. Every day the
+/// first contact hangs up after 30 s in queue, the others are answered after 10 s and handled in
+/// 100 s of talk + 20 s of after-contact work.
+@Suite("Staffing forecast and plan over real rows", .enabled(if: TestDatabase.enabled))
+struct StaffingStoreTests {
+    typealias Fixture = AnalystFixtures
+
+    /// History: 2026-10-19 … 2026-11-24, the day before the plan (base is 2026-11-18, a Wednesday).
+    static let historyOffsets = -30...6
+
+    static let bistroSpecial: [String: String] = [
+        "2026-11-02": "pre_holiday", "2026-11-03": "holiday", "2026-11-10": "closure", "2026-11-22": "pre_holiday",
+        "2026-11-23": "holiday", "2026-11-27": "pre_holiday", "2026-11-28": "holiday", "2026-11-30": "closure",
+    ]
+    static let izakayaSpecial: [String: String] = ["2026-11-26": "holiday"]
+
+    static func volume(store: String, dayType: String) -> Int {
+        switch (store, dayType) {
+        case ("test-bistro", "weekday"): 4
+        case ("test-bistro", "weekend"): 8
+        case ("test-bistro", "holiday"): 12
+        case ("test-bistro", "pre_holiday"): 6
+        case ("test-bistro", "closure"): 20
+        case (_, "weekend"): 3
+        default: 2
+        }
+    }
+
+    /// `YYYY-MM-DD` and weekend of base + offset days.
+    static func day(_ offset: Int) -> (date: String, weekend: Bool) {
+        let (y, m, d) = CivilDays.civil(dayNumber: CivilDays.dayNumber(year: 2026, month: 11, day: 18) + offset)
+        let weekday = (CivilDays.dayNumber(year: y, month: m, day: d) + 3) % 7  // 0 = Monday
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return ("\(y)-\(two(m))-\(two(d))", weekday >= 5)
+    }
+
+    static func dayType(store: String, offset: Int) -> String {
+        let (date, weekend) = day(offset)
+        let special = store == "test-bistro" ? bistroSpecial : izakayaSpecial
+        return special[date] ?? (weekend ? "weekend" : "weekday")
+    }
+
+    static var records: [ContactTraceRecord] {
+        var records: [ContactTraceRecord] = []
+        for offset in historyOffsets {
+            for store in ["test-bistro", "test-izakaya"] {
+                let count = volume(store: store, dayType: dayType(store: store, offset: offset))
+                for k in 0..<count {
+                    let at = Int64(offset * 86_400 + k * 30)
+                    let id = "\(store)-\(offset)-\(k)"
+                    records.append(
+                        k == 0
+                            ? Fixture.record(
+                                id, at: at, store: store, wait: 30, attempts: 0, reason: "CUSTOMER_DISCONNECT")
+                            : Fixture.record(
+                                id, at: at, store: store, wait: 10, agent: Fixture.taro, talk: 100, acw: 20,
+                                attempts: 1, reason: "AGENT_DISCONNECT"))
+                }
+            }
+        }
+        return records
+    }
+
+    static func prepared(_ name: String, _ body: @Sendable (PostgresClient) async throws -> Void) async throws {
+        try await IngestWriterTests.migrated(name) { client in
+            var stores: [String] = []
+            var dates: [String] = []
+            var types: [String] = []
+            for offset in -60...50 {
+                for store in ["test-bistro", "test-izakaya"] {
+                    stores.append(store)
+                    dates.append(day(offset).date)
+                    types.append(dayType(store: store, offset: offset))
+                }
+            }
+            try await client.query(
+                """
+                INSERT INTO store_business_day (store_id, business_date, day_type)
+                SELECT s, d::date, t FROM unnest(\(stores), \(dates), \(types)) AS v(s, d, t)
+                """, logger: TestDatabase.logger)
+            let sources = records.enumerated().map { offset, record in
+                SourceRecord(
+                    topic: "contact-records", partition: 0, offset: Int64(offset), key: nil,
+                    value: Array(record.jsonData()))
+            }
+            _ = try await IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
+                .write(IngestDecoder().decode(sources), claims: nil)
+            try await body(client)
+        }
+    }
+
+    @Test("each store by its own day type; closures never baselines; a missing holiday falls back with a note")
+    func forecast() async throws {
+        try await Self.prepared("staffing_forecast") { client in
+            let store = StaffingStore(client: client, logger: TestDatabase.logger)
+            #expect(try await store.refreshHistory() > 0)
+            let queues = try await store.queues(before: "2026-11-25", queue: nil)
+            let reservations = try #require(queues[Fixture.reservations.arn])
+            #expect(reservations.name == "Reservations")
+            #expect(reservations.stores == ["test-bistro", "test-izakaya"])
+            #expect(reservations.averageHandleTimeSeconds == 120)
+            // Patience: Σ queue seconds of every queued contact / abandoned, over all history days.
+            let days = Self.historyOffsets.count * 2
+            let contacts = Self.records.count
+            let expectedPatience = Double(30 * days + 10 * (contacts - days)) / Double(days)
+            #expect(abs((reservations.patienceSeconds ?? 0) - expectedPatience) < 1e-9)
+
+            let baselines = try await store.baselines(before: "2026-11-25", queue: nil)
+            let calendar = try await store.calendar(from: "2026-11-25", to: "2026-11-30")
+            #expect(calendar.dates.count == 6)
+            let forecast = StaffingForecast(
+                queues: queues, baselines: baselines, dates: calendar.dates, dayTypes: calendar.dayTypes,
+                weekendDates: calendar.weekend)
+            var at40: [String: (Double, String)] = [:]
+            for slot in forecast.slots where slot.slot == 40 { at40[slot.date] = (slot.offered, slot.dayTypes) }
+            let expected: [String: (Double, String)] = [
+                "2026-11-25": (4 + 2, "weekday"),
+                "2026-11-26": (4 + 3, "weekday+holiday"),  // the izakaya's holiday, from its weekends
+                "2026-11-27": (6 + 2, "weekday+pre_holiday"),
+                "2026-11-28": (12 + 3, "weekend+holiday"),
+                "2026-11-29": (8 + 3, "weekend"),
+                "2026-11-30": (0 + 2, "weekday+closure"),  // 20 on the last closure never counts
+            ]
+            for (date, (offered, types)) in expected {
+                let actual = try #require(at40[date], "\(date)")
+                #expect(abs(actual.0 - offered) < 1e-9, "\(date): \(actual.0)")
+                #expect(actual.1 == types, "\(date)")
+            }
+            #expect(forecast.notes == ["no history for holidays of queue Reservations: falling back to weekends"])
+            #expect(forecast.slots.allSatisfy { abs(($0.averageHandleTimeSeconds ?? 0) - 120) < 1e-9 })
+
+            let target = try ServiceTarget(parsing: "80/20")
+            let plan = try StaffingPlan(
+                forecast: forecast, queues: queues, model: .erlangA, target: target, shrinkage: 0.3)
+            let planId = try await store.save(
+                plan,
+                inputs: .init(
+                    from: "2026-11-25", to: "2026-11-30", queue: nil, model: "erlang-a", target: target,
+                    shrinkage: 0.3),
+                queueNames: [Fixture.reservations.arn: "Reservations"])
+            let rows = try await client.query(
+                """
+                SELECT count(*)::int, sum(agents)::int, min(patience_s), bool_and(scheduled_agents >= agents)
+                FROM staffing_plan_interval WHERE plan_id = \(planId)
+                """, logger: TestDatabase.logger)
+            for try await (count, agents, patience, scheduledMore) in rows.decode((Int, Int, Double, Bool).self) {
+                #expect(count == plan.rows.count)
+                #expect(agents == plan.rows.reduce(0) { $0 + ($1.requirement?.agents ?? 0) })
+                #expect(abs(patience - expectedPatience) < 1e-9)
+                #expect(scheduledMore)
+            }
+            let interval = try await client.query(
+                """
+                SELECT to_char(interval_start AT TIME ZONE 'Asia/Tokyo', 'YYYY-MM-DD HH24:MI'), forecast_offered
+                FROM staffing_plan_interval WHERE plan_id = \(planId) AND forecast_offered > 0
+                ORDER BY interval_start LIMIT 1
+                """, logger: TestDatabase.logger)
+            for try await (start, offered) in interval.decode((String, Double).self) {
+                #expect(start == "2026-11-25 10:00")
+                #expect(abs(offered - 6) < 1e-9)
+            }
+        }
+    }
+}
