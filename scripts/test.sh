@@ -48,6 +48,9 @@ log "running the tests"
 export SWITCHBOARD_BENCH_BINARY="$(swift build --show-bin-path)/switchboard-bench"
 swift test --skip-build "$@"
 
+log "the MCP endpoint through the official MCP Python SDK (scripts/mcp-test.sh)"
+scripts/mcp-test.sh
+
 log "the Amazon Connect hook forwarder (deploy/aws/hook-forwarder) against the real hook"
 python3 -W error::ResourceWarning -W ignore::DeprecationWarning deploy/aws/hook-forwarder/test_handler.py
 

@@ -145,9 +145,10 @@ promtool test rules deploy/prometheus/alerts.test.yaml >"$work/promtool-test.out
 # --- 6. CloudFormation (deploy/aws): cfn-lint from PyPI --------------------------------------------
 command -v cfn-lint >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check cfn-lint >/dev/null 2>&1 || true
 if command -v cfn-lint >/dev/null 2>&1; then
-    say "cfn-lint deploy/aws/connect-to-switchboard.yaml ($(cfn-lint --version 2>&1 | head -n 1))"
-    cfn-lint deploy/aws/connect-to-switchboard.yaml >"$work/cfn-lint.out" 2>&1 ||
-        fail cloudformation "cfn-lint deploy/aws/connect-to-switchboard.yaml" "$work/cfn-lint.out"
+    for template in deploy/aws/connect-to-switchboard.yaml deploy/aws/agentcore-gateway.yaml; do
+        say "cfn-lint $template ($(cfn-lint --version 2>&1 | head -n 1))"
+        cfn-lint "$template" >"$work/cfn-lint.out" 2>&1 || fail cloudformation "cfn-lint $template" "$work/cfn-lint.out"
+    done
 else
     fail cloudformation "cfn-lint is not installed and pip could not install it"
 fi
