@@ -354,6 +354,8 @@ def main():
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
         jwks_server.shutdown()
+        jwks_server.server_close()
+        log.close()
     print(f"mcp-test: {checks} checks passed")
     os.unlink(log.name)
 

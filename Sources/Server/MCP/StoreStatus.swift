@@ -50,10 +50,10 @@ struct StoreStatus: Encodable, Sendable {
     static func text(store: Store, decision: HoursDecision, language: ToolLanguage) -> String {
         let day = decision.day
         var special = ""
-        if let name = decision.closureName ?? day.name {
+        if let name = decision.closureName {
             special = language.pick(
                 "（\(language.dayType(day.dayType))：\(name)）", " (\(language.dayType(day.dayType)): \(name))")
-        } else if let holiday = day.holiday {
+        } else if let holiday = day.holiday, day.dayType == .holiday {
             special = language.pick("（祝日：\(holiday.nameJa)）", " (holiday: \(holiday.nameEn))")
         } else if day.dayType == .preHoliday {
             special = language.pick("（祝前日）", " (eve of a holiday)")

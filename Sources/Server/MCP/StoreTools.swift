@@ -88,7 +88,7 @@ struct StoreTools: Sendable {
                 days: days.map { StoreHoursResponse.Day($0, schedule: store.schedule) })
             let lines = days.map { day in
                 var line = "\(day.date) (\(language.weekday(day.date))) \(language.dayType(day.dayType))"
-                if let name = day.name ?? day.holiday.map(language.holidayName) { line += " \(name)" }
+                if let name = day.holiday.map(language.holidayName) ?? day.name { line += " \(name)" }
                 let spans = day.spans.map { "\(OpeningSpan.clock($0.start))-\(OpeningSpan.clock($0.end))" }
                 line += ": " + (spans.isEmpty ? language.pick("休業", "closed") : spans.joined(separator: ", "))
                 return line
