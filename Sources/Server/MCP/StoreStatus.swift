@@ -2,7 +2,7 @@ import OperatingHours
 
 /// The `store_status` answer: a store's hours decision at an instant, from the same evaluator
 /// as the hook (``StoreSchedule/decision(at:)``).
-struct StoreStatus: Encodable, Sendable {
+struct StoreStatus: Sendable {
     var storeId: String
     var storeName: String
     var timeZone: String
@@ -44,6 +44,27 @@ struct StoreStatus: Encodable, Sendable {
         closesAt = decision.closesAt?.iso8601
         minutesUntilClose = decision.minutesUntilClose
         nextOpenAt = decision.nextOpenAt?.iso8601
+    }
+
+    /// The structured content, built directly (this is the hot tool: no encoder round trip).
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "storeId": .string(storeId), "storeName": .string(storeName), "timeZone": .string(timeZone),
+            "at": .string(at), "isOpen": .bool(isOpen), "businessDay": .string(businessDay),
+            "weekday": .string(weekday), "dayType": .string(dayType), "reason": .string(reason),
+            "holidayName": .string(holidayName), "holidayNameEn": .string(holidayNameEn),
+            "hours": .array(
+                hours.map { span in
+                    [
+                        "start": .string(span.start), "end": .string(span.end), "opensAt": .string(span.opensAt),
+                        "closesAt": .string(span.closesAt),
+                    ]
+                }),
+        ]
+        if let closesAt { members["closesAt"] = .string(closesAt) }
+        if let minutesUntilClose { members["minutesUntilClose"] = .number(Double(minutesUntilClose)) }
+        if let nextOpenAt { members["nextOpenAt"] = .string(nextOpenAt) }
+        return .object(members)
     }
 
     /// One or two sentences for the model to say.

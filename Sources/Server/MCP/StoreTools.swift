@@ -48,7 +48,7 @@ struct StoreTools: Sendable {
             let decision = store.schedule.decision(at: instant)
             return MCPToolResult(
                 text: StoreStatus.text(store: store, decision: decision, language: language),
-                structuredContent: try Self.structured(StoreStatus(store: store, decision: decision)))
+                structuredContent: StoreStatus(store: store, decision: decision).json)
         }
     }
 
