@@ -347,12 +347,18 @@ def main():
         transport_checks(base)
         asyncio.run(sdk_checks(base))
         asyncio.run(agreement_checks(base, binary, flows))
+    except BaseException:
+        # The server's side of a failure (a crash, a signal from outside the test).
+        with open(log.name, encoding="utf-8", errors="replace") as file:
+            print("".join(file.readlines()[-40:]), file=sys.stderr)
+        raise
     finally:
         os.killpg(server.pid, signal.SIGINT)
         try:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
         jwks_server.shutdown()
         jwks_server.server_close()
         log.close()
