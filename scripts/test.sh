@@ -4,7 +4,8 @@
 #   scripts/test.sh [swift test arguments...]
 #
 # Installs what is missing (librdkafka-dev, postgresql, chromium, ...), starts PostgreSQL on a free
-# loopback port in a temporary folder, runs `swift test`, the real-browser test of the console, the
+# loopback port in a temporary folder, runs `swift test`, the MCP endpoint under the official MCP
+# Python SDK (scripts/mcp-test.sh), the real-browser test of the console, the
 # smoke test of `switchboard dev` and the production-topology test, and stops the server even when
 # tests fail.
 set -euo pipefail
