@@ -71,8 +71,10 @@ public struct MCPRoutes: RouteProvider {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: authenticator.configuration.maximumBodyBytes)
-        } catch {
+        } catch let error as HTTPResponseError where error.status == .contentTooLarge {
             throw APIError.payloadTooLarge(limit: authenticator.configuration.maximumBodyBytes)
+        } catch {
+            throw APIError.badRequest("the body could not be read")
         }
         let message: JSONValue
         do {

@@ -80,4 +80,27 @@ struct MCPRoutesTests {
             }
         }
     }
+
+    @Test("a body over the limit is 413; an unsupported MCP-Protocol-Version is 400; bad JSON is a parse error")
+    func limits() async throws {
+        let app = Application(
+            router: Self.router(MCPConfiguration(allowsUnauthenticated: true, maximumBodyBytes: 256)))
+        try await app.test(.router) { client in
+            let large = ByteBuffer(
+                string: "{\"jsonrpc\":\"2.0\",\"pad\":\"" + String(repeating: "x", count: 1_000) + "\"}")
+            try await client.execute(uri: "/mcp", method: .post, body: large) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            var old: HTTPFields = [:]
+            old[MCPRoutes.protocolVersionField] = "2024-01-01"
+            try await client.execute(uri: "/mcp", method: .post, headers: old, body: Self.body(Self.initialize)) {
+                response in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(uri: "/mcp", method: .post, body: ByteBuffer(string: "{nope")) { response in
+                #expect(response.status == .badRequest)
+                #expect((try? Self.json(response))?["error"]?["code"] == -32700)
+            }
+        }
+    }
 }
