@@ -78,7 +78,7 @@ started=$(date +%s%N)
 elapsed() { echo "$(( ($(date +%s%N) - started) / 1000000 )) ms"; }
 
 port=$(free_port)
-token="browser-test-$RANDOM$RANDOM"
+token="browser-test-$(openssl rand -hex 16)"
 log "starting console-demo on 127.0.0.1:$port"
 SWITCHBOARD_CONSOLE_TOKENS="$token" SWITCHBOARD_LOG_LEVEL=warning \
     "$binary" console-demo --http-port "$port" >"$artifacts/server.log" 2>&1 &

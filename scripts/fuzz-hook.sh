@@ -31,8 +31,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-token="fuzz-token-$RANDOM"
-secret="fuzz-secret-$RANDOM"
+token="fuzz-token-$(openssl rand -hex 16)"
+secret="fuzz-secret-$(openssl rand -hex 16)"
 port=$(free_port)
 base="http://127.0.0.1:$port"
 log "starting the hook on $base"

@@ -86,6 +86,14 @@ start_postgres() {
             [ "$(id -u)" -eq 0 ] && chown postgres:postgres ./* || true
         )
     fi
+    # The role switchboard_tls may log in over TLS only (tests create it): a connection path that
+    # reaches the server as that role has used TLS, whatever it reports about itself.
+    if ! grep -q "switchboard_tls" "$datadir/pg_hba.conf"; then
+        { echo "hostnossl all switchboard_tls all reject"; cat "$datadir/pg_hba.conf"; } >"$datadir/pg_hba.conf.new"
+        mv "$datadir/pg_hba.conf.new" "$datadir/pg_hba.conf"
+        [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$datadir/pg_hba.conf"
+        chmod 600 "$datadir/pg_hba.conf"
+    fi
     grep -q "include_if_exists = 'switchboard.conf'" "$datadir/postgresql.conf" \
         || echo "include_if_exists = 'switchboard.conf'" | as_postgres_owner tee -a "$datadir/postgresql.conf" >/dev/null
     {

@@ -823,7 +823,9 @@ else:
     if not any(rest.split()[-1] == path for rest in copied):
         problem(D, "deploy/Dockerfile", f"the backtracer {path} is not copied into the runtime stage at that path")
 for needle, why in (
-    (r"switchboard_Server\.resources", "the resources bundle next to the binary"),
+    (r"switchboard_Server\.resources", "the Server resources bundle (console, OpenAPI) next to the binary"),
+    (r"(?m)^COPY\s.*switchboard_Storage\.resources\s+/app/switchboard_Storage\.resources",
+     "the Storage resources bundle (the migrations) next to the binary"),
     (r"(?m)^USER\s+(?!0\b|root\b|0:)\S+", "a non-root USER"),
     (r'(?m)^ENTRYPOINT\s+\[".*switchboard"\]', "ENTRYPOINT switchboard"),
     (r"(?m)^COPY\s+(--\S+\s+)*flows\s+/app/flows", "the shipped flows at /app/flows"),

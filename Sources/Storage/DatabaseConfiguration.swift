@@ -93,25 +93,43 @@ public struct DatabaseConfiguration: Sendable, Hashable {
         "postgres://\(username)@\(host):\(port)/\(database)"
     }
 
-    /// postgres-nio's client configuration.
+    /// The TLS that `sslmode` and `sslrootcert` ask for, as libpq defines them: the one source of
+    /// TLS settings for every connection this configuration opens (the pool's and the ingest's
+    /// write connections alike).
+    public var tls: DatabaseTLS {
+        switch tlsMode {
+        case "verify-full":
+            return .require(verifying(hostName: true))
+        case "verify-ca":
+            return .require(verifying(hostName: false))
+        case "require":
+            return .require(Self.unverified)
+        case "prefer":
+            return .prefer(Self.unverified)
+        default:
+            return .disable
+        }
+    }
+
+    /// A client TLS configuration that checks the server's chain against ``rootCertificatePath``
+    /// (else the system's trust store) and, with `hostName`, that the certificate names ``host``.
+    private func verifying(hostName: Bool) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificatePath { configuration.trustRoots = .file(rootCertificatePath) }
+        configuration.certificateVerification = hostName ? .fullVerification : .noHostnameVerification
+        return configuration
+    }
+
+    /// postgres-nio's client configuration (the pool).
     ///
     /// - Important: A CA file that cannot be parsed fails the connections (with the reason in the
     ///   pool's errors); ``init(url:)`` only checks that it is readable.
     public var clientConfiguration: PostgresClient.Configuration {
-        var verifying = TLSConfiguration.makeClientConfiguration()
-        if let rootCertificatePath { verifying.trustRoots = .file(rootCertificatePath) }
         let tls: PostgresClient.Configuration.TLS =
-            switch tlsMode {
-            case "verify-full": .require(verifying)
-            case "verify-ca":
-                {
-                    var chainOnly = verifying
-                    chainOnly.certificateVerification = .noHostnameVerification
-                    return .require(chainOnly)
-                }()
-            case "require": .require(Self.unverified)
-            case "prefer": .prefer(Self.unverified)
-            default: .disable
+            switch self.tls {
+            case .disable: .disable
+            case .prefer(let configuration): .prefer(configuration)
+            case .require(let configuration): .require(configuration)
             }
         var configuration = PostgresClient.Configuration(
             host: host,
@@ -127,16 +145,17 @@ public struct DatabaseConfiguration: Sendable, Hashable {
     }
 
     /// postgres-nio's configuration of a single connection, outside a client's pool (the
-    /// ingest's write connections).
+    /// ingest's write connections), with the same TLS as ``clientConfiguration``.
     ///
-    /// - Throws: NIOSSL's error when the TLS context cannot be created.
+    /// - Throws: NIOSSL's error when the TLS context cannot be created (e.g. an `sslrootcert`
+    ///   that is not PEM).
     public func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS
-        switch tlsMode {
-        case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        default: tls = .disable
-        }
+        let tls: PostgresConnection.Configuration.TLS =
+            switch self.tls {
+            case .disable: .disable
+            case .prefer(let configuration): .prefer(try NIOSSLContext(configuration: configuration))
+            case .require(let configuration): .require(try NIOSSLContext(configuration: configuration))
+            }
         var configuration = PostgresConnection.Configuration(
             host: host,
             port: port,
@@ -147,6 +166,24 @@ public struct DatabaseConfiguration: Sendable, Hashable {
         )
         configuration.options.connectTimeout = .seconds(5)
         return configuration
+    }
+}
+
+/// The TLS a PostgreSQL connection uses, derived from libpq's `sslmode`.
+public enum DatabaseTLS: Sendable {
+    /// Plain text (`disable`).
+    case disable
+    /// TLS when the server offers it, plain text otherwise (`prefer`).
+    case prefer(TLSConfiguration)
+    /// TLS or no connection (`require`, `verify-ca`, `verify-full`).
+    case require(TLSConfiguration)
+
+    /// The TLS configuration used, or `nil` for `disable`.
+    public var configuration: TLSConfiguration? {
+        switch self {
+        case .disable: nil
+        case .prefer(let configuration), .require(let configuration): configuration
+        }
     }
 }
 

@@ -14,6 +14,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case notFound
             case alreadyWritten
             case connectionClosed
+            case connection
         }
 
         fileprivate let base: Base
@@ -35,6 +36,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let alreadyWritten = Code(base: .alreadyWritten)
         /// The connection closed before a statement could be sent.
         public static let connectionClosed = Code(base: .connectionClosed)
+        /// The server could not be reached or refused the connection (TLS, authentication).
+        public static let connection = Code(base: .connection)
 
         public var description: String {
             switch base {
@@ -46,6 +49,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case .notFound: "notFound"
             case .alreadyWritten: "alreadyWritten"
             case .connectionClosed: "connectionClosed"
+            case .connection: "connection"
             }
         }
     }

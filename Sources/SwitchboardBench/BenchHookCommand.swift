@@ -105,7 +105,8 @@ struct BenchHookServeCommand: AsyncParsableCommand {
 
         let hook = HookWiring(settings: settings, logger: logger)
         let application = buildApplication(
-            configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
+            configuration: ServerConfiguration(
+                host: settings.httpHost, port: settings.httpPort, limits: settings.httpLimits),
             dependencies: ServerDependencies(
                 readinessChecks: [hook.readinessCheck],
                 metricsRegistry: registry,

@@ -358,7 +358,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
     static func freshDatabase(_ name: String, settings: Settings, logger: Logger) async throws
         -> DatabaseConfiguration
     {
-        var database = try DatabaseConfiguration(url: settings.databaseURL)
+        var database = try settings.databaseConfiguration()
         // A client runs once: a new one for each database.
         let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -372,7 +372,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
 
     /// The URL of database `name` on the bench's server (for psql and the child processes).
     static func url(of name: String, settings: Settings) throws -> String {
-        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let database = try settings.databaseConfiguration()
         return "postgres://\(database.username)@\(database.host):\(database.port)/\(name)"
     }
 

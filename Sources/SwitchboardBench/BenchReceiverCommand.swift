@@ -79,7 +79,7 @@ struct BenchReceiverCommand: AsyncParsableCommand {
         let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
         for topic in settings.topics { try cluster.createTopic(topic, partitions: partitions) }
         let port = ProcessSpawn.freeLoopbackPort()
-        let key = "bench-access-key"
+        let key = "bench-access-key-\(UInt64.random(in: 0...UInt64.max))"
         var environment = ProcessInfo.processInfo.environment
         environment["SWITCHBOARD_FIREHOSE_ACCESS_KEYS"] = key
         environment["SWITCHBOARD_LOG_LEVEL"] = "warning"

@@ -53,7 +53,8 @@ struct ConsoleDemoCommand: AsyncParsableCommand {
         let floor = FloorWiring(
             settings: settings, bootstrap: cluster.bootstrapServers, metadata: { try await producer.metadata() })
         let application = buildApplication(
-            configuration: ServerConfiguration(host: settings.httpHost, port: settings.httpPort),
+            configuration: ServerConfiguration(
+                host: settings.httpHost, port: settings.httpPort, limits: settings.httpLimits),
             dependencies: ServerDependencies(
                 readinessChecks: [floor.readinessCheck],
                 metricsRegistry: registry,

@@ -38,7 +38,7 @@ struct ImportCommand: AsyncParsableCommand {
         LoggingSetup.bootstrap(settings)
         let files = self.files
         let analysts = AnalystSetup(settings: settings, logger: Logger(label: "switchboard"))
-        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let database = try settings.databaseConfiguration()
         let batchSize = self.batchSize ?? settings.ingestBatchRecords
         let outcome = try await OneShotDatabase.run(settings, analysts: analysts) { client, logger in
             try await CTRImport(settings: settings, batchSize: batchSize, flows: analysts.flows()).run(

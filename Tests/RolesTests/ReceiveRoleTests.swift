@@ -10,7 +10,7 @@ import Testing
 
 @Suite("receive: the receiver's role in process, over the embedded Kafka cluster", .serialized)
 struct ReceiveRoleTests {
-    static let key = "role-test-key"
+    static let key = "role-test-key-0123456789"
 
     /// Runs `switchboard receive`'s group (or `serve`'s) in process against an embedded cluster.
     func withRole(

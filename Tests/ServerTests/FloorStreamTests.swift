@@ -15,10 +15,12 @@ struct FloorStreamTests {
     func withFloorServer(
         tokens: [String] = [],
         queue: Int = 256,
+        maxSubscribers: Int = 1_000,
         _ body: @escaping @Sendable (FloorPublisher, Int, any TestClientProtocol) async throws -> Void
     ) async throws {
         let publisher = FloorPublisher(
-            configuration: FloorPublisherConfiguration(subscriberQueueCapacity: queue, coalescingInterval: .zero),
+            configuration: FloorPublisherConfiguration(
+                subscriberQueueCapacity: queue, coalescingInterval: .zero, maxSubscribers: maxSubscribers),
             now: { E.at(60).date })
         var logger = Logger(label: "floor-test")
         logger.logLevel = .warning
@@ -287,4 +289,33 @@ struct FloorStreamTests {
             calendar: JapaneseHolidayCalendar.standard)
         #expect(newYearsEve.dayType == "pre_holiday")
     }
+
+    @Test(
+        "beyond the subscriber cap, SSE and WebSocket streams get 503 with a JSON reason; a slot freed is taken again")
+    func subscriberCap() async throws {
+        try await withFloorServer(maxSubscribers: 1) { publisher, port, _ in
+            let first = try RawStreamClient(port: port, path: "/v1/floor/events", webSocket: false)
+            try await first.readHead()
+            #expect(first.status == 200)
+            _ = try await first.nextServerSentData()
+            for webSocket in [false, true] {
+                let refused = try RawStreamClient(
+                    port: port, path: webSocket ? "/v1/floor/stream" : "/v1/floor/events", webSocket: webSocket)
+                try await refused.readHead()
+                #expect(refused.status == 503, "webSocket: \(webSocket)")
+                #expect(try await refused.readBody().contains(#""error":"too_many_subscribers""#))
+            }
+            first.shutdown()
+            // The publisher notices the closed client at its next write (a heartbeat or a delta).
+            for attempt in 0..<50 {
+                await publisher.ingest([E.agent(attempt + 10, at: Double(attempt + 10))])
+                if await publisher.hasRoom { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let again = try RawStreamClient(port: port, path: "/v1/floor/stream", webSocket: true)
+            try await again.readHead()
+            #expect(again.status == 101)
+        }
+    }
+
 }

@@ -6,61 +6,124 @@ import Storage
 import SwitchboardTesting
 import Testing
 
-/// `sslmode` against the test server's TLS (scripts/lib.sh gives it a throwaway CA whose
-/// server certificate names localhost only).
-@Suite("PostgreSQL TLS: sslmode and sslrootcert as libpq names them", .enabled(if: TestDatabase.enabled))
+/// `sslmode` and `sslrootcert` as libpq defines them, on both paths that open a connection in
+/// the Storage adapter: the pool (``DatabaseConfiguration/clientConfiguration``) and the ingest's
+/// single write connections (``DatabaseConfiguration/connectionConfiguration()``). The process
+/// paths (migrate, import with its analyst setup) are in RolesTests' `DatabaseTLSProcessTests`.
+@Suite("PostgreSQL TLS: every connection path honours sslmode", .enabled(if: TestDatabase.enabled))
 struct DatabaseTLSTests {
-    static var caFile: String {
-        ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_POSTGRES_CA"] ?? "/nonexistent/ca.pem"
-    }
+    /// How a connection attempt ended: the server's view of the session, or the failure.
+    enum Outcome: Equatable, CustomStringConvertible {
+        case connected(user: String, ssl: Bool)
+        case refused(String)
 
-    /// Whether `SELECT ssl FROM pg_stat_ssl` over a client for `url` answers within 5 s, and over TLS.
-    func connectsOverTLS(_ url: String) async throws -> Bool {
-        let configuration = try DatabaseConfiguration(url: url)
-        let client = PostgresClient(
-            configuration: configuration.clientConfiguration, backgroundLogger: TestDatabase.logger)
-        return await withTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            do {
-                return try await withDeadline(.seconds(5)) {
-                    let rows = try await client.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
-                    for try await ssl in rows.decode(Bool.self) { return ssl }
-                    return false
-                }
-            } catch {
-                return false
+        var isRefused: Bool { if case .refused = self { true } else { false } }
+        var description: String {
+            switch self {
+            case .connected(let user, let ssl): "connected as \(user), ssl \(ssl)"
+            case .refused(let reason): "refused: \(reason)"
             }
         }
     }
 
-    func url(host: String, _ query: String) throws -> String {
-        let base = try TestDatabase.configuration()
-        return "postgres://\(base.username)@\(host):\(base.port)/\(base.database)?\(query)"
+    enum Path: CaseIterable, CustomStringConvertible {
+        case pool, writeConnection
+        var description: String { self == .pool ? "pool" : "write connection" }
     }
 
-    @Test("the test server has its CA")
-    func caPresent() {
-        #expect(FileManager.default.isReadableFile(atPath: Self.caFile), "scripts/test.sh sets up TLS")
+    /// Connects over `path` with `url` and asks the server for the session's user and TLS state.
+    func connect(_ path: Path, _ url: String) async -> Outcome {
+        do {
+            let configuration = try DatabaseConfiguration(url: url)
+            return try await withDeadline(.seconds(10)) {
+                switch path {
+                case .pool:
+                    let client = PostgresClient(
+                        configuration: configuration.clientConfiguration, backgroundLogger: TestDatabase.logger)
+                    return try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { await client.run() }
+                        defer { group.cancelAll() }
+                        let session = try await TLSTestServer.session(client)
+                        return .connected(user: session.user, ssl: session.ssl)
+                    }
+                case .writeConnection:
+                    let connection = try await PostgresConnection.connect(
+                        configuration: try configuration.connectionConfiguration(), id: 1,
+                        logger: TestDatabase.logger)
+                    let session: (user: String, ssl: Bool)
+                    do {
+                        session = try await TLSTestServer.session(connection)
+                    } catch {
+                        try? await connection.close()
+                        throw error
+                    }
+                    try await connection.close()
+                    return .connected(user: session.user, ssl: session.ssl)
+                }
+            }
+        } catch {
+            return .refused(String(describing: error))
+        }
     }
 
-    @Test("verify-full with the CA: TLS to localhost; refused for an address the certificate lacks")
-    func verifyFull() async throws {
-        #expect(try await connectsOverTLS(url(host: "localhost", "sslmode=verify-full&sslrootcert=\(Self.caFile)")))
-        #expect(
-            try await !connectsOverTLS(url(host: "127.0.0.1", "sslmode=verify-full&sslrootcert=\(Self.caFile)")),
-            "the certificate names localhost, not 127.0.0.1")
+    init() async throws {
+        try await TLSTestServer.ensureRole()
     }
 
-    @Test("verify-ca checks the chain, not the name; without the CA the system store refuses it")
-    func verifyCA() async throws {
-        #expect(try await connectsOverTLS(url(host: "127.0.0.1", "sslmode=verify-ca&sslrootcert=\(Self.caFile)")))
-        #expect(try await !connectsOverTLS(url(host: "localhost", "sslmode=verify-full")), "a private CA is unknown")
+    @Test("the test server has its CA and admits switchboard_tls over TLS only")
+    func serverSetUp() async throws {
+        #expect(FileManager.default.isReadableFile(atPath: TLSTestServer.caFile), "scripts/test.sh sets up TLS")
+        for path in Path.allCases {
+            let plain = await connect(
+                path, try TLSTestServer.url(user: "postgres", host: "127.0.0.1", "sslmode=disable"))
+            #expect(plain == .connected(user: "postgres", ssl: false), "\(path): disable is plain text")
+            let refused = await connect(path, try TLSTestServer.url(host: "127.0.0.1", "sslmode=disable"))
+            #expect(refused.isRefused, "\(path): the server refuses switchboard_tls without TLS: \(refused)")
+        }
     }
 
-    @Test("require encrypts without verifying, as libpq does")
-    func require() async throws {
-        #expect(try await connectsOverTLS(url(host: "127.0.0.1", "sslmode=require")))
+    @Test("require encrypts without verifying the server, as libpq does", arguments: Path.allCases)
+    func require(path: Path) async throws {
+        let outcome = await connect(path, try TLSTestServer.url(host: "127.0.0.1", "sslmode=require"))
+        #expect(outcome == .connected(user: TLSTestServer.role, ssl: true), "\(path): \(outcome)")
+    }
+
+    @Test("prefer takes TLS when the server offers it", arguments: Path.allCases)
+    func prefer(path: Path) async throws {
+        let outcome = await connect(path, try TLSTestServer.url(host: "127.0.0.1", "sslmode=prefer"))
+        #expect(outcome == .connected(user: TLSTestServer.role, ssl: true), "\(path): \(outcome)")
+    }
+
+    @Test("verify-ca checks the chain, not the name", arguments: Path.allCases)
+    func verifyCA(path: Path) async throws {
+        let ca = TLSTestServer.caFile
+        let outcome = await connect(
+            path, try TLSTestServer.url(host: "127.0.0.1", "sslmode=verify-ca&sslrootcert=\(ca)"))
+        #expect(outcome == .connected(user: TLSTestServer.role, ssl: true), "\(path): \(outcome)")
+    }
+
+    @Test(
+        "verify-full checks the chain and the host name; an address the certificate lacks is refused",
+        arguments: Path.allCases)
+    func verifyFull(path: Path) async throws {
+        let ca = TLSTestServer.caFile
+        let good = await connect(
+            path, try TLSTestServer.url(host: "localhost", "sslmode=verify-full&sslrootcert=\(ca)"))
+        #expect(good == .connected(user: TLSTestServer.role, ssl: true), "\(path): \(good)")
+        let wrongHost = await connect(
+            path, try TLSTestServer.url(host: "127.0.0.1", "sslmode=verify-full&sslrootcert=\(ca)"))
+        #expect(wrongHost.isRefused, "\(path): the certificate names localhost, not 127.0.0.1: \(wrongHost)")
+    }
+
+    @Test("a CA that did not sign the server's certificate is refused", arguments: Path.allCases)
+    func wrongCA(path: Path) async throws {
+        let wrong = TLSTestServer.wrongCAFile
+        for query in ["sslmode=verify-ca&sslrootcert=\(wrong)", "sslmode=verify-full&sslrootcert=\(wrong)"] {
+            let outcome = await connect(path, try TLSTestServer.url(host: "localhost", query))
+            #expect(outcome.isRefused, "\(path), \(query): \(outcome)")
+        }
+        let systemStore = await connect(path, try TLSTestServer.url(host: "localhost", "sslmode=verify-full"))
+        #expect(systemStore.isRefused, "\(path): the system store does not know the private CA: \(systemStore)")
     }
 
     @Test("bad settings are refused with the accepted values")

@@ -35,7 +35,7 @@ public enum DevRole {
             configuration: KafkaProducerConfiguration(
                 common: settings.kafka(bootstrap: bootstrap, clientID: "switchboard-dev")),
             logger: Logger(label: "kafka.producer"))
-        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let database = try settings.databaseConfiguration()
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         let schema = StartupGate()
         let ingest = IngestService(

@@ -14,7 +14,7 @@ public enum IngestRole {
         MallocArenas.limit()
         let settings = context.settings
         let logger = Logger(label: "switchboard.ingest")
-        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let database = try settings.databaseConfiguration()
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         let schema = StartupGate()
         let ingest = IngestService(

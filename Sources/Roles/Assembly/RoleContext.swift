@@ -29,7 +29,8 @@ public struct RoleContext: Sendable {
         routes: [any RouteProvider] = [], drain: ShutdownDrain? = nil
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let application = buildApplication(
-            configuration: ServerConfiguration(host: settings.httpHost, port: port ?? settings.httpPort),
+            configuration: ServerConfiguration(
+                host: settings.httpHost, port: port ?? settings.httpPort, limits: settings.httpLimits),
             dependencies: ServerDependencies(
                 readinessChecks: readiness, metricsRegistry: metrics, routeProviders: routes,
                 readinessScopes: scopes, drain: drain),
@@ -57,8 +58,11 @@ public struct RoleContext: Sendable {
 extension RoleContext {
     /// Bootstraps the process's metrics (Prometheus) for `settings` and returns the context to
     /// build one role with. Call once per process, after logging is set up.
+    /// Also raises the process's file-descriptor limit to its hard limit, which sizes the HTTP
+    /// server's default connection cap.
     public static func bootstrap(_ settings: Settings, logger: Logger = Logger(label: "switchboard")) -> RoleContext {
-        RoleContext(settings: settings, metrics: MetricsSetup.bootstrap(), logger: logger)
+        FileDescriptorLimit.raiseToHardLimit()
+        return RoleContext(settings: settings, metrics: MetricsSetup.bootstrap(), logger: logger)
     }
 }
 

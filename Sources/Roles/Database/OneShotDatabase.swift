@@ -27,12 +27,32 @@ public enum OneShotDatabase {
         _ settings: Settings, _ body: @Sendable (PostgresClient, Logger) async throws -> T
     ) async throws -> T {
         let logger = Logger(label: "switchboard")
-        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        let database = try settings.databaseConfiguration()
+        try await probe(database, logger: logger)
         let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
             return try await body(client, logger)
+        }
+    }
+
+    /// Opens and closes one connection to `database`, so that a one-shot command whose server is
+    /// unreachable or refused (a TLS certificate that does not verify, a wrong password) fails at
+    /// once with the reason, instead of waiting on the pool's retries.
+    ///
+    /// - Throws: ``StorageError`` `.connection` naming the server and the reason.
+    static func probe(_ database: DatabaseConfiguration, logger: Logger) async throws {
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: try database.connectionConfiguration(), id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw StorageError(
+                code: .connection,
+                message:
+                    "cannot connect to \(database.redactedURL) (sslmode=\(database.tlsMode)): \(String(reflecting: error))"
+            )
         }
     }
 }

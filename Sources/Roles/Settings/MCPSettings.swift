@@ -2,8 +2,9 @@ import Foundation
 
 /// The MCP endpoint's settings (`SWITCHBOARD_MCP_*`), part of ``Settings``.
 public struct MCPSettings: Sendable {
-    /// `SWITCHBOARD_MCP_TOKENS`: comma-separated static bearer tokens (each at least 16 bytes,
-    /// no `CHANGE-ME` or `PLACEHOLDER`).
+    /// `SWITCHBOARD_MCP_TOKENS`: comma-separated static bearer tokens (each at least
+    /// ``Settings/minimumCredentialBytes``, no placeholder: ``Settings`` checks them with the
+    /// other credentials).
     public var tokens: [String]
     /// `SWITCHBOARD_MCP_OAUTH_ISSUER`: the OAuth 2.0 issuer whose JWT access tokens are accepted.
     public var oauthIssuer: String?
@@ -19,9 +20,6 @@ public struct MCPSettings: Sendable {
     /// `SWITCHBOARD_MCP_HANDLE_SECONDS`: the handle time `queue_status` assumes (default 300).
     public var assumedHandleSeconds: Int
 
-    /// The smallest accepted token, in bytes.
-    public static let minimumTokenBytes = 16
-
     /// Reads the settings.
     ///
     /// - Throws: ``SettingsError`` naming the variable and what it needs.
@@ -34,17 +32,6 @@ public struct MCPSettings: Sendable {
                 .filter { !$0.isEmpty }
         }
         tokens = list("SWITCHBOARD_MCP_TOKENS")
-        for token in tokens {
-            let upper = token.uppercased()
-            guard token.utf8.count >= Self.minimumTokenBytes, !upper.contains("CHANGE-ME"),
-                !upper.contains("PLACEHOLDER")
-            else {
-                throw SettingsError(
-                    key: "SWITCHBOARD_MCP_TOKENS", value: "<redacted>",
-                    expected: "tokens of at least \(Self.minimumTokenBytes) bytes, none a placeholder "
-                        + "(generate one with `openssl rand -hex 32`)")
-            }
-        }
         oauthIssuer = string("SWITCHBOARD_MCP_OAUTH_ISSUER")
         resourceURL = string("SWITCHBOARD_MCP_RESOURCE_URL")
         oauthAudiences = list("SWITCHBOARD_MCP_OAUTH_AUDIENCE")

@@ -1,6 +1,7 @@
 import ContactCenter
 import Foundation
 import Logging
+import Server
 import Storage
 
 /// Every setting of every role, read from the environment in one place.
@@ -10,12 +11,26 @@ import Storage
 public struct Settings: Sendable {
     /// `SWITCHBOARD_DATABASE_URL`: the PostgreSQL server.
     public var databaseURL: String
+    /// `SWITCHBOARD_DATABASE_POOL_SIZE`: the most connections each process's PostgreSQL pool
+    /// opens (default 8); the ingest's lanes each hold one more of their own.
+    public var databasePoolSize: Int
     /// `SWITCHBOARD_KAFKA_BOOTSTRAP`: Kafka's bootstrap servers; empty means the embedded cluster (dev only).
     public var kafkaBootstrap: String
     /// `SWITCHBOARD_HTTP_HOST`: the address the HTTP server binds.
     public var httpHost: String
     /// `SWITCHBOARD_HTTP_PORT`: the HTTP server's port.
     public var httpPort: Int
+    /// `SWITCHBOARD_HTTP_HEADER_TIMEOUT_SECONDS`: how long a request head may take (default 10).
+    public var httpHeaderTimeoutSeconds: Int
+    /// `SWITCHBOARD_HTTP_BODY_TIMEOUT_SECONDS`: the longest wait between two reads of a request
+    /// body (default 30).
+    public var httpBodyTimeoutSeconds: Int
+    /// `SWITCHBOARD_HTTP_IDLE_TIMEOUT_SECONDS`: how long an idle keep-alive connection stays open
+    /// (default 75, above a load balancer's usual 60 s).
+    public var httpIdleTimeoutSeconds: Int
+    /// `SWITCHBOARD_HTTP_MAX_CONNECTIONS`: connections served at once; `nil` for the default, the
+    /// file-descriptor limit less 1,024, between 64 and 10,000 (see ``HTTPLimits``).
+    public var httpMaxConnections: Int?
     /// `SWITCHBOARD_LOG_LEVEL`: trace, debug, info, notice, warning, error, critical.
     public var logLevel: Logger.Level
     /// `SWITCHBOARD_LOG_FORMAT`: `text` or `json`.
@@ -139,9 +154,15 @@ public struct Settings: Sendable {
             return value
         }
         databaseURL = string("SWITCHBOARD_DATABASE_URL", "postgres://postgres@127.0.0.1:54329/switchboard")
+        databasePoolSize = try integer("SWITCHBOARD_DATABASE_POOL_SIZE", 8, range: 1...512)
         kafkaBootstrap = string("SWITCHBOARD_KAFKA_BOOTSTRAP", "")
         httpHost = string("SWITCHBOARD_HTTP_HOST", "127.0.0.1")
         httpPort = try integer("SWITCHBOARD_HTTP_PORT", 8080, range: 0...65535)
+        httpHeaderTimeoutSeconds = try integer("SWITCHBOARD_HTTP_HEADER_TIMEOUT_SECONDS", 10, range: 1...3_600)
+        httpBodyTimeoutSeconds = try integer("SWITCHBOARD_HTTP_BODY_TIMEOUT_SECONDS", 30, range: 1...3_600)
+        httpIdleTimeoutSeconds = try integer("SWITCHBOARD_HTTP_IDLE_TIMEOUT_SECONDS", 75, range: 1...86_400)
+        let maxConnections = try integer("SWITCHBOARD_HTTP_MAX_CONNECTIONS", 0, range: 1...1_000_000)
+        httpMaxConnections = maxConnections == 0 ? nil : maxConnections
         let level = string("SWITCHBOARD_LOG_LEVEL", "info")
         guard let parsedLevel = Logger.Level(rawValue: level) else {
             throw SettingsError(
@@ -239,6 +260,16 @@ public struct Settings: Sendable {
                 key: "SWITCHBOARD_SIMULATOR_START", value: start,
                 expected: "an ISO 8601 instant with Z or an offset, e.g. 2026-11-20T11:30:00+09:00")
         }
+        try validateCredentials(environment: environment)
+    }
+
+    /// The database configuration of ``databaseURL`` with the pool of ``databasePoolSize``.
+    ///
+    /// - Throws: ``StorageError`` naming what is wrong with the URL.
+    public func databaseConfiguration() throws -> DatabaseConfiguration {
+        var configuration = try DatabaseConfiguration(url: databaseURL)
+        configuration.maximumConnections = databasePoolSize
+        return configuration
     }
 
     /// The simulator's options from these settings: starting at ``simulatorStart`` (or now), at
@@ -264,6 +295,14 @@ public struct Settings: Sendable {
     public static let defaultAnalystAttributeKeys =
         "storeId,result,dayType,flow,rule,queue,language,intent,partySize,followUp"
 
+    /// The HTTP server's timeouts and connection cap.
+    public var httpLimits: HTTPLimits {
+        HTTPLimits(
+            headerTimeout: .seconds(httpHeaderTimeoutSeconds), bodyTimeout: .seconds(httpBodyTimeoutSeconds),
+            idleTimeout: .seconds(httpIdleTimeoutSeconds),
+            maxConnections: httpMaxConnections ?? HTTPLimits.defaultMaxConnections())
+    }
+
     /// The ingested topics.
     public var ingestTopics: IngestTopics {
         IngestTopics(
@@ -280,5 +319,25 @@ public struct SettingsError: Error, CustomStringConvertible {
     public var value: String
     public var expected: String
 
-    public var description: String { "\(key)=\"\(value)\" is invalid: expected \(expected)" }
+    /// Whether ``value`` is a credential, which the description never repeats.
+    public var isCredential = false
+
+    public var description: String {
+        isCredential
+            ? "\(key) is invalid: expected \(expected)"
+            : "\(key)=\"\(value)\" is invalid: expected \(expected)"
+    }
+
+    /// An error about a setting that holds a value the program cannot use.
+    public init(key: String, value: String, expected: String) {
+        self.key = key
+        self.value = value
+        self.expected = expected
+    }
+
+    /// An error about a credential; its value is kept out of the error.
+    public init(credential key: String, expected: String) {
+        self.init(key: key, value: "", expected: expected)
+        isCredential = true
+    }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 
@@ -36,11 +37,34 @@ public func buildApplication(
     let router = buildRouter(dependencies: dependencies)
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(webSocketRouter: router),
+        server: .guarded(webSocketRouter: router, limits: configuration.limits),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: configuration.serverName
         ),
         logger: logger
     )
+}
+
+extension HTTPServerBuilder {
+    /// HTTP/1 with the WebSocket upgrade, inside ``HTTPLimits``: heads over the limits are refused
+    /// by NIO's decoder (and answered 431 by the guard), and every connection is timed and counted.
+    static func guarded(webSocketRouter: Router<SwitchboardRequestContext>, limits: HTTPLimits) -> HTTPServerBuilder {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        let metrics = HTTPConnectionMetrics()
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(
+                idleTimeout: nil,
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: limits.maxHeadBytes, maxHeaderListSize: limits.maxHeadBytes,
+                    maxHeaderFieldCount: limits.maxHeaderLines)),
+            ws: .init(autoPing: .enabled(timePeriod: .seconds(30)))
+        )
+        return HTTPServerBuilder { responder in
+            GuardedHTTPChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+                limits: limits, metrics: metrics)
+        }
+    }
 }

@@ -6,11 +6,17 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The server name reported in logs.
     public var serverName: String
+    /// Timeouts, head limits and the connection cap.
+    public var limits: HTTPLimits
 
     /// Creates a configuration.
-    public init(host: String = "127.0.0.1", port: Int = 8080, serverName: String = "switchboard") {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, serverName: String = "switchboard",
+        limits: HTTPLimits = HTTPLimits()
+    ) {
         self.host = host
         self.port = port
         self.serverName = serverName
+        self.limits = limits
     }
 }

@@ -227,6 +227,14 @@ public actor FloorPublisher: Service {
         return subscription
     }
 
+    /// Whether another client may subscribe (``FloorPublisherConfiguration/maxSubscribers``).
+    public var hasRoom: Bool { subscribers.count < configuration.maxSubscribers }
+
+    /// ``subscribe(since:)`` when there is room for another client, else `nil`.
+    public func subscribeIfRoom(since cursor: FloorCursor? = nil) -> FloorSubscription? {
+        hasRoom ? subscribe(since: cursor) : nil
+    }
+
     /// Refills an overflowed subscription with a fresh snapshot; the deltas after it follow.
     public func resnapshot(_ subscription: FloorSubscription) {
         subscription.reset(to: [snapshot()])

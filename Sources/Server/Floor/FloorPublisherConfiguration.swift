@@ -21,6 +21,8 @@ public struct FloorPublisherConfiguration: Sendable {
     public var heartbeatInterval: Duration
     /// How long to wait before starting a failed event source again. Default 2 s.
     public var sourceRestartDelay: Duration
+    /// The most stream clients at once; more are refused with 503. Default 1,000.
+    public var maxSubscribers: Int
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
@@ -30,7 +32,8 @@ public struct FloorPublisherConfiguration: Sendable {
         coalescingInterval: Duration = .milliseconds(25),
         tickInterval: Duration = .seconds(1),
         heartbeatInterval: Duration = .seconds(15),
-        sourceRestartDelay: Duration = .seconds(2)
+        sourceRestartDelay: Duration = .seconds(2),
+        maxSubscribers: Int = 1_000
     ) {
         self.floor = floor
         self.historyCapacity = max(1, historyCapacity)
@@ -39,5 +42,6 @@ public struct FloorPublisherConfiguration: Sendable {
         self.tickInterval = tickInterval
         self.heartbeatInterval = heartbeatInterval
         self.sourceRestartDelay = sourceRestartDelay
+        self.maxSubscribers = max(1, maxSubscribers)
     }
 }

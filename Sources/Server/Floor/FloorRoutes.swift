@@ -62,6 +62,7 @@ public struct FloorRoutes: RouteProvider {
             let since =
                 request.uri.queryParameters.get("since").flatMap(FloorCursor.init)
                 ?? request.headers[values: HTTPFields.Element.Name("Last-Event-ID")!].first.flatMap(FloorCursor.init)
+            guard let subscription = await publisher.subscribeIfRoom(since: since) else { throw Self.full(publisher) }
             return Response(
                 status: .ok,
                 headers: [
@@ -69,42 +70,58 @@ public struct FloorRoutes: RouteProvider {
                     HTTPFields.Element.Name("X-Accel-Buffering")!: "no",
                 ],
                 body: ResponseBody { [publisher, metrics] writer in
-                    await Self.streamEvents(from: publisher, since: since, metrics: metrics) { text in
+                    await Self.streamEvents(from: publisher, subscription: subscription, metrics: metrics) { text in
                         try await writer.write(ByteBuffer(string: text))
                     }
                     try? await writer.finish(nil)
                 }
             )
         }
-        floor.ws("stream") { [publisher, metrics] inbound, outbound, context in
-            let since = context.request.uri.queryParameters.get("since").flatMap(FloorCursor.init)
-            try await cancelWhenGracefulShutdown {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    // Reading is what notices the client's close frame; clients send nothing else.
-                    group.addTask { for try await _ in inbound {} }
-                    group.addTask {
-                        await Self.streamMessages(from: publisher, since: since) { message in
-                            try await outbound.writeTextMessage(message.json)
-                            metrics.webSocketMessages.increment()
-                        }
-                    }
-                    try await group.next()
-                    group.cancelAll()
-                }
-            }
+        let roomForAnother: @Sendable (Request, SwitchboardRequestContext) async throws -> RouterShouldUpgrade = {
+            [publisher] _, _ in
+            guard await publisher.hasRoom else { throw Self.full(publisher) }
+            return .upgrade([:])
         }
+        floor.ws(
+            "stream", shouldUpgrade: roomForAnother,
+            onUpgrade: { [publisher, metrics] inbound, outbound, context in
+                let since = context.request.uri.queryParameters.get("since").flatMap(FloorCursor.init)
+                guard let subscription = await publisher.subscribeIfRoom(since: since) else { return }
+                try await cancelWhenGracefulShutdown {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        // Reading is what notices the client's close frame; clients send nothing else.
+                        group.addTask { for try await _ in inbound {} }
+                        group.addTask {
+                            await Self.streamMessages(from: publisher, subscription: subscription) { message in
+                                try await outbound.writeTextMessage(message.json)
+                                metrics.webSocketMessages.increment()
+                            }
+                        }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                }
+            })
     }
 
-    /// Subscribes, writes every message until the subscription or a write ends, unsubscribes.
+    /// The answer to a stream request beyond ``FloorPublisherConfiguration/maxSubscribers``.
+    static func full(_ publisher: FloorPublisher) -> APIError {
+        .unavailable(
+            code: "too_many_subscribers",
+            "the floor already has its maximum of \(publisher.configuration.maxSubscribers) stream clients; retry later"
+        )
+    }
+
+    /// Writes every message of `subscription` until it or a write ends, then unsubscribes.
     ///
     /// Graceful shutdown ends the subscription, so the stream closes cleanly instead of holding
-    /// the server open.
+    /// the server open. A client that stops reading is closed by the connection's write-stall
+    /// timeout (``HTTPLimits/writeStallTimeout``), which fails the pending write.
     static func streamMessages(
         from publisher: FloorPublisher,
-        since: FloorCursor?,
+        subscription: FloorSubscription,
         write: (FloorMessage) async throws -> Void
     ) async {
-        let subscription = await publisher.subscribe(since: since)
         await withGracefulShutdownHandler {
             do {
                 while let next = await subscription.next() {
@@ -124,20 +141,21 @@ public struct FloorRoutes: RouteProvider {
         await publisher.unsubscribe(subscription)
     }
 
-    /// ``streamMessages(from:since:write:)`` in Server-Sent Events framing: each message is one
-    /// event whose id is `EPOCH:SEQ`; heartbeats are `: ping` comments.
+    /// ``streamMessages(from:subscription:write:)`` in Server-Sent Events framing: each message
+    /// is one event whose id is `EPOCH:SEQ`; heartbeats are `: ping` comments.
     static func streamEvents(
         from publisher: FloorPublisher,
-        since: FloorCursor?,
+        subscription: FloorSubscription,
         metrics: FloorMetrics,
         write: (String) async throws -> Void
     ) async {
         do {
             try await write("retry: 2000\n\n")
         } catch {
+            await publisher.unsubscribe(subscription)
             return
         }
-        await streamMessages(from: publisher, since: since) { message in
+        await streamMessages(from: publisher, subscription: subscription) { message in
             switch message.kind {
             case .heartbeat:
                 try await write(": ping\n\n")

@@ -69,6 +69,15 @@ final class RawStreamClient {
 
     deinit { close(socket) }
 
+    /// Ends the connection in both directions (the descriptor is closed at deinit).
+    func shutdown() {
+        #if canImport(Glibc)
+            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+        #else
+            _ = Darwin.shutdown(socket, SHUT_RDWR)
+        #endif
+    }
+
     /// Sends another request on the same (keep-alive) connection; read its answer with
     /// ``readHead(timeout:)`` and ``readBody(timeout:)`` once the previous one was read whole.
     func sendRequest(_ lines: [String]) throws {

@@ -1,0 +1,252 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Roles
+import Testing
+
+@testable import Server
+
+/// The probes of a broken client or an attacker, over real sockets against the production
+/// application with short timeouts: each connection ends as nginx would end it, within its
+/// timeout and not before, and the hook answers throughout.
+@Suite("HTTP limits: no connection lives forever", .serialized)
+struct HTTPLimitsTests {
+    static let limits = HTTPLimits(
+        headerTimeout: .seconds(1), bodyTimeout: .seconds(1), idleTimeout: .seconds(2), maxConnections: 12,
+        reservedConnections: 3, maxHeadBytes: 32 * 1024, maxHeaderLines: 100)
+    /// How late past its timeout a close may come on a loaded 2-core machine (it must come).
+    static let slack = Duration.seconds(4)
+    static let token = "limits-test-token-0123456789"
+
+    /// `GET /download`: 256 MiB, written as fast as the client reads.
+    struct DownloadRoute: RouteProvider {
+        func addRoutes(to router: Router<SwitchboardRequestContext>) {
+            router.get("/download") { _, _ -> Response in
+                Response(
+                    status: .ok, headers: [.contentType: "application/octet-stream"],
+                    body: ResponseBody { writer in
+                        let chunk = ByteBuffer(repeating: 0x61, count: 1 << 20)
+                        for _ in 0..<256 { try await writer.write(chunk) }
+                        try await writer.finish(nil)
+                    })
+            }
+        }
+    }
+
+    /// Runs `body` with the port of a live server: the hook (bearer token), health and readiness.
+    func withServer(_ limits: HTTPLimits = limits, _ body: @escaping @Sendable (Int) async throws -> Void)
+        async throws
+    {
+        var logger = Logger(label: "limits-test")
+        logger.logLevel = .critical
+        let app = buildApplication(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits),
+            dependencies: ServerDependencies(
+                readinessChecks: [FlowReadinessCheck(store: HookFixtures.shippedStore)],
+                routeProviders: [
+                    HookRoutes(
+                        store: HookFixtures.shippedStore, configuration: HookConfiguration(bearerTokens: [Self.token])),
+                    DownloadRoute(),
+                ]),
+            logger: logger)
+        try await app.test(.live) { client in try await body(client.port!) }
+    }
+
+    /// A hook call on a new connection: its status line.
+    func hookCall(_ port: Int) async throws -> String {
+        let socket = try RawSocket(port: port)
+        let body = #"{"Details":{"Parameters":{"storeId":"shibuya-trattoria"}}}"#
+        socket.send(
+            "POST /v1/hooks/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        return await onThread { socket.readResponse(limit: .seconds(10)) }.statusLine
+    }
+
+    func expectClosedAfter(_ reading: RawSocket.Reading, _ timeout: Duration, _ what: String) {
+        #expect(reading.closed, "\(what): closed (\(reading.elapsed))")
+        #expect(reading.elapsed >= timeout - .milliseconds(100), "\(what): not before its timeout (\(reading.elapsed))")
+        #expect(reading.elapsed < timeout + Self.slack, "\(what): within its timeout (\(reading.elapsed))")
+    }
+
+    @Test("a connection that sends nothing is closed after the header timeout, without an answer")
+    func silentConnection() async throws {
+        try await withServer { port in
+            let sockets = try (0..<5).map { _ in try RawSocket(port: port) }
+            #expect(try await hookCall(port) == "HTTP/1.1 200 OK", "the hook answers meanwhile")
+            for socket in sockets {
+                let reading = await onThread { socket.readUntilClosed(limit: .seconds(10)) }
+                expectClosedAfter(reading, .seconds(1), "silent connection")
+                #expect(reading.bytes.isEmpty)
+            }
+        }
+    }
+
+    @Test("slowloris: a head that trickles in gets 408 and a close once the header timeout has passed")
+    func slowloris() async throws {
+        try await withServer { port in
+            let socket = try RawSocket(port: port)
+            let reading = await onThread { () -> RawSocket.Reading in
+                socket.send("GET /health HTTP/1.1\r\nHost: x\r\n")
+                for line in 0..<20 {
+                    Thread.sleep(forTimeInterval: 0.3)
+                    guard socket.send("X-Line-\(line): a\r\n") else { break }
+                }
+                return socket.readUntilClosed(limit: .seconds(10))
+            }
+            #expect(reading.statusLine == "HTTP/1.1 408 Request Timeout", "\(reading.text)")
+            #expect(reading.text.contains(#""error":"request_timeout""#))
+            #expect(reading.text.lowercased().contains("connection: close"))
+            expectClosedAfter(reading, .seconds(1), "slowloris")
+            #expect(try await hookCall(port) == "HTTP/1.1 200 OK")
+        }
+    }
+
+    @Test("a malformed request head gets 400 with a JSON reason and a close")
+    func malformed() async throws {
+        try await withServer { port in
+            for garbage in ["GARBAGE\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET /health HTTP/1.1\r\nBad Header\r\n\r\n"] {
+                let socket = try RawSocket(port: port)
+                socket.send(garbage)
+                let reading = await onThread { socket.readUntilClosed(limit: .seconds(5)) }
+                #expect(
+                    reading.statusLine == "HTTP/1.1 400 Bad Request", "\(garbage.debugDescription): \(reading.text)")
+                #expect(reading.text.contains(#""error":"malformed_request""#))
+                #expect(reading.text.lowercased().contains("connection: close"))
+                #expect(reading.closed && reading.elapsed < Self.slack, "closed at once")
+            }
+            #expect(try await hookCall(port) == "HTTP/1.1 200 OK")
+        }
+    }
+
+    @Test("a 200 KB header line, and 20,000 header lines, get 431 and a close")
+    func oversizeHeads() async throws {
+        try await withServer { port in
+            let long = "GET /health HTTP/1.1\r\nHost: x\r\nX-Long: \(String(repeating: "a", count: 200_000))\r\n\r\n"
+            let many =
+                "GET /health HTTP/1.1\r\nHost: x\r\n"
+                + (0..<20_000).map { "X-H\($0): v\r\n" }.joined() + "\r\n"
+            for (name, request) in [("200 KB line", long), ("20,000 lines", many)] {
+                let socket = try RawSocket(port: port)
+                let reading = await onThread { () -> RawSocket.Reading in
+                    socket.send(request)
+                    return socket.readUntilClosed(limit: .seconds(10))
+                }
+                #expect(
+                    reading.statusLine == "HTTP/1.1 431 Request Header Fields Too Large",
+                    "\(name): \(reading.statusLine)")
+                #expect(reading.text.contains(#""error":"header_too_large""#))
+                #expect(reading.closed && reading.elapsed < Self.slack, "\(name): closed at once (\(reading.elapsed))")
+            }
+            #expect(try await hookCall(port) == "HTTP/1.1 200 OK")
+        }
+    }
+
+    @Test("a body that stops arriving gets 408 once the body timeout has passed")
+    func stalledBody() async throws {
+        try await withServer { port in
+            let socket = try RawSocket(port: port)
+            socket.send(
+                "POST /v1/hooks/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.token)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+            let reading = await onThread { socket.readUntilClosed(limit: .seconds(10)) }
+            #expect(reading.statusLine == "HTTP/1.1 408 Request Timeout", "\(reading.text)")
+            #expect(reading.text.contains("made no progress"))
+            expectClosedAfter(reading, .seconds(1), "stalled body")
+        }
+    }
+
+    @Test("an idle keep-alive connection closes after the idle timeout; requests before it are answered")
+    func idleKeepAlive() async throws {
+        try await withServer { port in
+            let socket = try RawSocket(port: port)
+            for _ in 0..<3 {
+                socket.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answer = await onThread { socket.readResponse(limit: .seconds(5)) }
+                #expect(answer.statusLine == "HTTP/1.1 200 OK")
+                #expect(!answer.text.lowercased().contains("connection: close"))
+            }
+            let answered = ContinuousClock.now
+            let reading = await onThread { socket.readUntilClosed(limit: .seconds(10)) }
+            #expect(reading.closed && reading.bytes.isEmpty, "closed without a word")
+            let idle = ContinuousClock.now - answered
+            #expect(idle >= .seconds(2) - .milliseconds(100) && idle < .seconds(2) + Self.slack, "after \(idle)")
+        }
+    }
+
+    @Test("an error answered before the body was read closes the connection instead of reading on")
+    func earlyErrorCloses() async throws {
+        try await withServer { port in
+            let socket = try RawSocket(port: port)
+            socket.send(
+                "POST /v1/hooks/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong-token-0123456789\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{\"a\":")
+            let reading = await onThread { socket.readUntilClosed(limit: .seconds(10)) }
+            #expect(reading.statusLine == "HTTP/1.1 401 Unauthorized", "\(reading.text)")
+            #expect(reading.text.lowercased().contains("connection: close"))
+            #expect(reading.closed && reading.elapsed < Self.slack, "closed at once (\(reading.elapsed))")
+        }
+    }
+
+    @Test("over the cap: health and readiness still answer on the reserve, everything else gets 503, beyond it a close")
+    func connectionCap() async throws {
+        let limits = HTTPLimits(
+            headerTimeout: .seconds(8), bodyTimeout: .seconds(8), idleTimeout: .seconds(8), maxConnections: 12,
+            reservedConnections: 3)
+        try await withServer(limits) { port in
+            // A caller's keep-alive connection from before the flood keeps working. With the test
+            // framework's own client (connected at start) and 10 more, the 12 are taken.
+            let caller = try RawSocket(port: port)
+            let flood = try (0..<10).map { _ in try RawSocket(port: port) }
+            try await Task.sleep(for: .milliseconds(200))
+            // One at a time: connections land on different event loops, and which one counts
+            // first decides which is over the reserve.
+            var reserve: [RawSocket] = []
+            for _ in 0..<3 {
+                reserve.append(try RawSocket(port: port))
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let beyond = try RawSocket(port: port)
+            let refused = await onThread { beyond.readUntilClosed(limit: .seconds(3)) }
+            #expect(refused.closed && refused.bytes.isEmpty, "beyond the reserve: closed at once")
+
+            reserve[0].send("GET /ready HTTP/1.1\r\nHost: x\r\n\r\n")
+            let ready = await onThread { [reserve] in reserve[0].readUntilClosed(limit: .seconds(5)) }
+            #expect(ready.statusLine == "HTTP/1.1 200 OK", "\(ready.text)")
+            #expect(ready.text.lowercased().contains("connection: close") && ready.closed)
+            reserve[1].send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let health = await onThread { [reserve] in reserve[1].readUntilClosed(limit: .seconds(5)) }
+            #expect(health.statusLine == "HTTP/1.1 200 OK", "\(health.text)")
+            reserve[2].send("GET /v1/calendar/2026 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let limited = await onThread { [reserve] in reserve[2].readUntilClosed(limit: .seconds(5)) }
+            #expect(limited.statusLine == "HTTP/1.1 503 Service Unavailable", "\(limited.text)")
+            #expect(limited.text.contains(#""error":"connection_limit""#) && limited.closed)
+
+            let body = #"{"Details":{"Parameters":{"storeId":"shibuya-trattoria"}}}"#
+            caller.send(
+                "POST /v1/hooks/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.token)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            #expect(await onThread { caller.readResponse(limit: .seconds(5)) }.statusLine == "HTTP/1.1 200 OK")
+            _ = flood
+        }
+    }
+
+    @Test("a client that stops reading a response is closed after the write-stall timeout")
+    func stalledReader() async throws {
+        let limits = HTTPLimits(
+            headerTimeout: .seconds(5), bodyTimeout: .seconds(5), idleTimeout: .seconds(5),
+            writeStallTimeout: .seconds(1), maxConnections: 50)
+        try await withServer(limits) { port in
+            let socket = try RawSocket(port: port)
+            socket.send("GET /download HTTP/1.1\r\nHost: x\r\n\r\n")
+            // Read nothing for a while: the socket buffers fill and the server's channel turns
+            // unwritable; a second later the server closes it.
+            try await Task.sleep(for: .seconds(4))
+            let reading = await onThread { socket.readUntilClosed(limit: .seconds(20)) }
+            #expect(reading.closed, "closed")
+            #expect(reading.bytes.count < 256 << 20, "before the whole response: \(reading.bytes.count) bytes")
+            #expect(try await hookCall(port) == "HTTP/1.1 200 OK")
+        }
+    }
+
+}

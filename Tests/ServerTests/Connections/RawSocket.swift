@@ -1,0 +1,118 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A plain TCP client for probing the server the way a broken client or an attacker would:
+/// bytes in, bytes out, and whether (and when) the server closed the connection.
+///
+/// Every blocking call runs on a thread of its own (``onThread(_:)``), never on Swift's
+/// cooperative pool, which the server under test shares.
+final class RawSocket: Sendable {
+    let descriptor: Int32
+    let opened = ContinuousClock.now
+
+    /// What a read until close or deadline saw.
+    struct Reading: Sendable {
+        var bytes: [UInt8]
+        /// Whether the server closed the connection (EOF or reset) before the deadline.
+        var closed: Bool
+        /// When the read ended, from the connection's start.
+        var elapsed: Duration
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+        var statusLine: String { text.split(separator: "\r\n", maxSplits: 1).first.map(String.init) ?? "" }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Connects to 127.0.0.1:`port`.
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw Failure(description: "connect: \(errno)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `text`; `false` when the server has closed (a reset or broken pipe), which a probe
+    /// that floods a closing server expects.
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Reads until the server closes the connection or `limit` passes.
+    func readUntilClosed(limit: Duration) -> Reading {
+        read(limit: limit) { _ in false }
+    }
+
+    /// Reads until one whole response head and its `Content-Length` body arrived, the server
+    /// closed, or `limit` passed.
+    func readResponse(limit: Duration) -> Reading {
+        read(limit: limit) { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n") else { return false }
+            let head = text[..<end.lowerBound].lowercased()
+            let length =
+                head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            return text.utf8.count - text[..<end.upperBound].utf8.count >= length
+        }
+    }
+
+    private func read(limit: Duration, done: ([UInt8]) -> Bool) -> Reading {
+        let deadline = ContinuousClock.now + limit
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 50)
+            if ready <= 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 {
+                if count < 0 && errno == EINTR { continue }
+                return Reading(bytes: bytes, closed: true, elapsed: ContinuousClock.now - opened)
+            }
+            bytes += buffer[0..<count]
+            if done(bytes) { return Reading(bytes: bytes, closed: false, elapsed: ContinuousClock.now - opened) }
+        }
+        return Reading(bytes: bytes, closed: false, elapsed: ContinuousClock.now - opened)
+    }
+}
+
+/// Runs `body` on a new thread and returns its result: blocking socket calls stay off the
+/// cooperative pool.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
