@@ -1,4 +1,4 @@
--- Switchboard's schema after migration 13: every table, view, function and comment.
+-- Switchboard's schema after migration 14: every table, view, function and comment.
 -- Generated (`make schema`) from `pg_dump --schema-only --no-owner --no-privileges` of a
 -- freshly migrated database, without the monthly partitions of the raw tables
 -- (`<table>_yYYYYmMM`, made by raw_partitions_ensure() for the current and coming months);
@@ -242,6 +242,154 @@ $_$;
 --
 
 COMMENT ON FUNCTION public.mask_phone(number text) IS 'Masks a phone number: every letter and digit becomes *, except the last 4 digits of a number with more than 6 digits (+81312345678 -> +*******5678).';
+
+--
+-- Name: queue_interval_rollup; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.queue_interval_rollup (
+    queue text NOT NULL,
+    interval_start timestamp with time zone NOT NULL,
+    queue_name text,
+    queued bigint DEFAULT 0 NOT NULL,
+    answered bigint DEFAULT 0 NOT NULL,
+    abandoned bigint DEFAULT 0 NOT NULL,
+    callbacks_requested bigint DEFAULT 0 NOT NULL,
+    transferred_out bigint DEFAULT 0 NOT NULL,
+    transferred_out_queue bigint DEFAULT 0 NOT NULL,
+    transferred_out_external bigint DEFAULT 0 NOT NULL,
+    answered_within_threshold bigint DEFAULT 0 NOT NULL,
+    abandoned_within_threshold bigint DEFAULT 0 NOT NULL,
+    removed_within_threshold bigint DEFAULT 0 NOT NULL,
+    answered_queue_s bigint DEFAULT 0 NOT NULL,
+    answered_queue_s_n bigint DEFAULT 0 NOT NULL,
+    abandoned_queue_s bigint DEFAULT 0 NOT NULL,
+    abandoned_queue_s_n bigint DEFAULT 0 NOT NULL,
+    answered_handle_s bigint DEFAULT 0 NOT NULL,
+    answered_handle_s_n bigint DEFAULT 0 NOT NULL,
+    answered_acw_s bigint DEFAULT 0 NOT NULL,
+    answered_acw_s_n bigint DEFAULT 0 NOT NULL,
+    agent_connection_attempts bigint DEFAULT 0 NOT NULL,
+    max_queued_s integer,
+    max_stale boolean DEFAULT false NOT NULL,
+    transferred_out_by_agent bigint DEFAULT 0 NOT NULL,
+    answered_hold_s bigint DEFAULT 0 NOT NULL,
+    answered_held bigint DEFAULT 0 NOT NULL,
+    answered_interaction_s bigint DEFAULT 0 NOT NULL,
+    answered_interaction_s_n bigint DEFAULT 0 NOT NULL,
+    agent_non_response bigint DEFAULT 0 NOT NULL
+)
+WITH (fillfactor='40');
+
+--
+-- Name: TABLE queue_interval_rollup; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.queue_interval_rollup IS 'contact_outcome of queued contacts summed per queue and 15-minute interval of enqueue_ts: counts, sums of seconds (*_s) and how many values each sum has (*_s_n). queue_interval_metrics reads it. Kept by the ingest in the transaction of the rows; switchboard rollup rebuild recomputes it.';
+
+--
+-- Name: COLUMN queue_interval_rollup.answered_held; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.queue_interval_rollup.answered_held IS 'Answered contacts put on hold (CustomerHoldDuration > 0): the denominator of "Average customer hold time".';
+
+--
+-- Name: COLUMN queue_interval_rollup.agent_non_response; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.queue_interval_rollup.agent_non_response IS 'Offers of the contacts to an agent that were not answered: AgentConnectionAttempts minus the one that connected.';
+
+--
+-- Name: queue_interval_metrics; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.queue_interval_metrics AS
+ SELECT queue_interval_rollup.queue,
+    queue_interval_rollup.queue_name,
+    queue_interval_rollup.interval_start,
+    (queue_interval_rollup.interval_start + '00:15:00'::interval) AS interval_end,
+    queue_interval_rollup.queued,
+    queue_interval_rollup.answered,
+    queue_interval_rollup.abandoned,
+    queue_interval_rollup.callbacks_requested,
+    queue_interval_rollup.transferred_out,
+    queue_interval_rollup.transferred_out_queue,
+    queue_interval_rollup.transferred_out_external,
+    queue_interval_rollup.answered_within_threshold,
+    queue_interval_rollup.abandoned_within_threshold,
+    queue_interval_rollup.removed_within_threshold,
+    round(((queue_interval_rollup.removed_within_threshold)::numeric / (queue_interval_rollup.queued)::numeric), 4) AS connect_service_level,
+    round(((queue_interval_rollup.answered_within_threshold)::numeric / (queue_interval_rollup.queued)::numeric), 4) AS answered_service_level,
+    round(((queue_interval_rollup.answered_queue_s)::numeric / (NULLIF(queue_interval_rollup.answered_queue_s_n, 0))::numeric), 2) AS average_speed_of_answer_s,
+    round(((queue_interval_rollup.abandoned_queue_s)::numeric / (NULLIF(queue_interval_rollup.abandoned_queue_s_n, 0))::numeric), 2) AS average_queue_abandon_time_s,
+    round(((queue_interval_rollup.answered_handle_s)::numeric / (NULLIF(queue_interval_rollup.answered_handle_s_n, 0))::numeric), 2) AS average_handle_time_s,
+    round(((queue_interval_rollup.answered_acw_s)::numeric / (NULLIF(queue_interval_rollup.answered_acw_s_n, 0))::numeric), 2) AS average_after_contact_work_s,
+    round(((queue_interval_rollup.abandoned)::numeric / (queue_interval_rollup.queued)::numeric), 4) AS abandonment_rate,
+    queue_interval_rollup.max_queued_s,
+    queue_interval_rollup.agent_connection_attempts,
+    queue_interval_rollup.answered AS contacts_handled,
+    queue_interval_rollup.transferred_out_by_agent,
+    round(((queue_interval_rollup.answered_hold_s)::numeric / (NULLIF(queue_interval_rollup.answered_held, 0))::numeric), 2) AS average_customer_hold_time_s,
+    round(((queue_interval_rollup.answered_hold_s)::numeric / (NULLIF(queue_interval_rollup.answered, 0))::numeric), 2) AS average_customer_hold_time_all_contacts_s,
+    round(((queue_interval_rollup.answered_interaction_s)::numeric / (NULLIF(queue_interval_rollup.answered_interaction_s_n, 0))::numeric), 2) AS average_interaction_time_s,
+    queue_interval_rollup.agent_non_response
+   FROM public.queue_interval_rollup
+  WHERE (queue_interval_rollup.queued > 0);
+
+--
+-- Name: VIEW queue_interval_metrics; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON VIEW public.queue_interval_metrics IS 'Queued contacts per queue and 15-minute interval of enqueue_ts (docs/analysts.md), from queue_interval_rollup.';
+
+--
+-- Name: queue_interval_metrics_from_raw(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.queue_interval_metrics_from_raw() RETURNS SETOF public.queue_interval_metrics
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT queue,
+           max(queue_name) AS queue_name,
+           interval_start,
+           interval_start + interval '15 minutes' AS interval_end,
+           count(*) AS queued,
+           count(*) FILTER (WHERE answered) AS answered,
+           count(*) FILTER (WHERE abandoned) AS abandoned,
+           count(*) FILTER (WHERE callback_requested) AS callbacks_requested,
+           count(*) FILTER (WHERE transferred_out) AS transferred_out,
+           count(*) FILTER (WHERE transferred_out_queue) AS transferred_out_queue,
+           count(*) FILTER (WHERE transferred_out_external) AS transferred_out_external,
+           count(*) FILTER (WHERE answered_within_threshold) AS answered_within_threshold,
+           count(*) FILTER (WHERE abandoned_within_threshold) AS abandoned_within_threshold,
+           count(*) FILTER (WHERE removed_within_threshold) AS removed_within_threshold,
+           round(count(*) FILTER (WHERE removed_within_threshold)::numeric / count(*), 4) AS connect_service_level,
+           round(count(*) FILTER (WHERE answered_within_threshold)::numeric / count(*), 4) AS answered_service_level,
+           round(avg(queue_s) FILTER (WHERE answered), 2) AS average_speed_of_answer_s,
+           round(avg(queue_s) FILTER (WHERE abandoned), 2) AS average_queue_abandon_time_s,
+           round(avg(handle_s) FILTER (WHERE answered), 2) AS average_handle_time_s,
+           round(avg(acw_s) FILTER (WHERE answered), 2) AS average_after_contact_work_s,
+           round(count(*) FILTER (WHERE abandoned)::numeric / count(*), 4) AS abandonment_rate,
+           max(queue_s) AS max_queued_s,
+           coalesce(sum(agent_connection_attempts), 0) AS agent_connection_attempts,
+           count(*) FILTER (WHERE handled) AS contacts_handled,
+           count(*) FILTER (WHERE transferred_out_by_agent) AS transferred_out_by_agent,
+           round(avg(customer_hold_s) FILTER (WHERE answered AND customer_hold_s > 0), 2)
+               AS average_customer_hold_time_s,
+           round(avg(coalesce(customer_hold_s, 0)) FILTER (WHERE answered), 2)
+               AS average_customer_hold_time_all_contacts_s,
+           round(avg(agent_interaction_s) FILTER (WHERE answered), 2) AS average_interaction_time_s,
+           coalesce(sum(agent_non_response), 0) AS agent_non_response
+    FROM contact_outcome
+    WHERE queued
+    GROUP BY queue, interval_start
+$$;
+
+--
+-- Name: FUNCTION queue_interval_metrics_from_raw(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.queue_interval_metrics_from_raw() IS 'queue_interval_metrics computed from the raw contact records (contact_outcome) instead of the rollup: what switchboard rollup check compares the view with. Reads the whole history.';
 
 --
 -- Name: raw_horizon(); Type: FUNCTION; Schema: public; Owner: -
@@ -519,7 +667,7 @@ BEGIN
            initial_contact_id IS NULL OR initial_contact_id = contact_id AS first_contact,
            queue_s, queued, handled, answered, abandoned, callback_requested,
            transferred_out_queue OR transferred_out_by_agent OR transferred_out_external AS transferred_out,
-           transferred_out_queue, transferred_out_external,
+           transferred_out_queue, transferred_out_external, transferred_out_by_agent,
            answered AND queue_s <= v_threshold AS answered_within_threshold,
            abandoned AND queue_s <= v_threshold AS abandoned_within_threshold,
            (answered OR abandoned OR callback_requested) AND queue_s <= v_threshold
@@ -527,7 +675,9 @@ BEGIN
            CASE WHEN handled THEN
                coalesce(agent_interaction_s, 0) + coalesce(customer_hold_s, 0) + coalesce(acw_s, 0)
            END AS handle_s,
-           acw_s, agent_connection_attempts
+           acw_s, agent_connection_attempts, customer_hold_s, agent_interaction_s,
+           greatest(coalesce(agent_connection_attempts, 0) - CASE WHEN handled THEN 1 ELSE 0 END, 0)
+               AS agent_non_response
     FROM classified
     ), queue_delta AS MATERIALIZED (
         SELECT queue, interval_start,
@@ -553,20 +703,28 @@ BEGIN
     coalesce(sum(sign) FILTER (WHERE answered AND handle_s IS NOT NULL), 0) AS answered_handle_s_n,
     coalesce(sum(sign * acw_s) FILTER (WHERE answered AND acw_s IS NOT NULL), 0) AS answered_acw_s,
     coalesce(sum(sign) FILTER (WHERE answered AND acw_s IS NOT NULL), 0) AS answered_acw_s_n,
-    coalesce(sum(sign * agent_connection_attempts), 0) AS agent_connection_attempts
+    coalesce(sum(sign * agent_connection_attempts), 0) AS agent_connection_attempts,
+    coalesce(sum(sign) FILTER (WHERE transferred_out_by_agent), 0) AS transferred_out_by_agent,
+    coalesce(sum(sign * coalesce(customer_hold_s, 0)) FILTER (WHERE answered), 0) AS answered_hold_s,
+    coalesce(sum(sign) FILTER (WHERE answered AND customer_hold_s > 0), 0) AS answered_held,
+    coalesce(sum(sign * agent_interaction_s) FILTER (WHERE answered AND agent_interaction_s IS NOT NULL), 0) AS answered_interaction_s,
+    coalesce(sum(sign) FILTER (WHERE answered AND agent_interaction_s IS NOT NULL), 0) AS answered_interaction_s_n,
+    coalesce(sum(sign * agent_non_response), 0) AS agent_non_response
         FROM outcome
         WHERE queued
         GROUP BY queue, interval_start
     ), queue_write AS (
         INSERT INTO queue_interval_rollup AS t (queue, interval_start, queue_name, max_queued_s, max_stale,
-            queued, answered, abandoned, callbacks_requested, transferred_out, transferred_out_queue, transferred_out_external, answered_within_threshold, abandoned_within_threshold, removed_within_threshold, answered_queue_s, answered_queue_s_n, abandoned_queue_s, abandoned_queue_s_n, answered_handle_s, answered_handle_s_n, answered_acw_s, answered_acw_s_n, agent_connection_attempts)
+            queued, answered, abandoned, callbacks_requested, transferred_out, transferred_out_queue, transferred_out_external, answered_within_threshold, abandoned_within_threshold, removed_within_threshold, answered_queue_s, answered_queue_s_n, abandoned_queue_s, abandoned_queue_s_n, answered_handle_s, answered_handle_s_n, answered_acw_s, answered_acw_s_n, agent_connection_attempts, transferred_out_by_agent, answered_hold_s, answered_held, answered_interaction_s, answered_interaction_s_n, agent_non_response)
         SELECT d.queue, d.interval_start, d.added_name, d.added_max,
                -- A removal no addition covers may have been the bucket's maximum (or greatest name).
                CASE WHEN u.max_s IS NULL AND u.name IS NULL THEN false
                     WHEN e.present IS NULL THEN true
                     ELSE coalesce(u.max_s >= e.max_queued_s, false) OR coalesce(u.name >= e.queue_name, false)
                END,
-               d.queued, d.answered, d.abandoned, d.callbacks_requested, d.transferred_out, d.transferred_out_queue, d.transferred_out_external, d.answered_within_threshold, d.abandoned_within_threshold, d.removed_within_threshold, d.answered_queue_s, d.answered_queue_s_n, d.abandoned_queue_s, d.abandoned_queue_s_n, d.answered_handle_s, d.answered_handle_s_n, d.answered_acw_s, d.answered_acw_s_n, d.agent_connection_attempts
+               d.queued, d.answered, d.abandoned, d.callbacks_requested, d.transferred_out, d.transferred_out_queue, d.transferred_out_external, d.answered_within_threshold, d.abandoned_within_threshold, d.removed_within_threshold, d.answered_queue_s, d.answered_queue_s_n, d.abandoned_queue_s, d.abandoned_queue_s_n, d.answered_handle_s, d.answered_handle_s_n, d.answered_acw_s, d.answered_acw_s_n, d.agent_connection_attempts,
+               d.transferred_out_by_agent, d.answered_hold_s, d.answered_held, d.answered_interaction_s,
+               d.answered_interaction_s_n, d.agent_non_response
         FROM queue_delta d
         CROSS JOIN LATERAL (
             SELECT CASE WHEN d.added_max >= d.removed_max THEN NULL ELSE d.removed_max END AS max_s,
@@ -598,6 +756,12 @@ BEGIN
     answered_acw_s = t.answered_acw_s + EXCLUDED.answered_acw_s,
     answered_acw_s_n = t.answered_acw_s_n + EXCLUDED.answered_acw_s_n,
     agent_connection_attempts = t.agent_connection_attempts + EXCLUDED.agent_connection_attempts,
+    transferred_out_by_agent = t.transferred_out_by_agent + EXCLUDED.transferred_out_by_agent,
+    answered_hold_s = t.answered_hold_s + EXCLUDED.answered_hold_s,
+    answered_held = t.answered_held + EXCLUDED.answered_held,
+    answered_interaction_s = t.answered_interaction_s + EXCLUDED.answered_interaction_s,
+    answered_interaction_s_n = t.answered_interaction_s_n + EXCLUDED.answered_interaction_s_n,
+    agent_non_response = t.agent_non_response + EXCLUDED.agent_non_response,
             queue_name = greatest(t.queue_name, EXCLUDED.queue_name),
             max_queued_s = greatest(t.max_queued_s, EXCLUDED.max_queued_s),
             max_stale = t.max_stale OR EXCLUDED.max_stale
@@ -1040,7 +1204,7 @@ BEGIN
            initial_contact_id IS NULL OR initial_contact_id = contact_id AS first_contact,
            queue_s, queued, handled, answered, abandoned, callback_requested,
            transferred_out_queue OR transferred_out_by_agent OR transferred_out_external AS transferred_out,
-           transferred_out_queue, transferred_out_external,
+           transferred_out_queue, transferred_out_external, transferred_out_by_agent,
            answered AND queue_s <= v_threshold AS answered_within_threshold,
            abandoned AND queue_s <= v_threshold AS abandoned_within_threshold,
            (answered OR abandoned OR callback_requested) AND queue_s <= v_threshold
@@ -1048,11 +1212,13 @@ BEGIN
            CASE WHEN handled THEN
                coalesce(agent_interaction_s, 0) + coalesce(customer_hold_s, 0) + coalesce(acw_s, 0)
            END AS handle_s,
-           acw_s, agent_connection_attempts
+           acw_s, agent_connection_attempts, customer_hold_s, agent_interaction_s,
+           greatest(coalesce(agent_connection_attempts, 0) - CASE WHEN handled THEN 1 ELSE 0 END, 0)
+               AS agent_non_response
     FROM classified
     )
     INSERT INTO queue_interval_rollup (queue, interval_start, queue_name, max_queued_s,
-        queued, answered, abandoned, callbacks_requested, transferred_out, transferred_out_queue, transferred_out_external, answered_within_threshold, abandoned_within_threshold, removed_within_threshold, answered_queue_s, answered_queue_s_n, abandoned_queue_s, abandoned_queue_s_n, answered_handle_s, answered_handle_s_n, answered_acw_s, answered_acw_s_n, agent_connection_attempts)
+        queued, answered, abandoned, callbacks_requested, transferred_out, transferred_out_queue, transferred_out_external, answered_within_threshold, abandoned_within_threshold, removed_within_threshold, answered_queue_s, answered_queue_s_n, abandoned_queue_s, abandoned_queue_s_n, answered_handle_s, answered_handle_s_n, answered_acw_s, answered_acw_s_n, agent_connection_attempts, transferred_out_by_agent, answered_hold_s, answered_held, answered_interaction_s, answered_interaction_s_n, agent_non_response)
     SELECT queue, interval_start, max(queue_name), max(queue_s),
            coalesce(sum(sign) FILTER (WHERE true), 0) AS queued,
     coalesce(sum(sign) FILTER (WHERE answered), 0) AS answered,
@@ -1072,7 +1238,13 @@ BEGIN
     coalesce(sum(sign) FILTER (WHERE answered AND handle_s IS NOT NULL), 0) AS answered_handle_s_n,
     coalesce(sum(sign * acw_s) FILTER (WHERE answered AND acw_s IS NOT NULL), 0) AS answered_acw_s,
     coalesce(sum(sign) FILTER (WHERE answered AND acw_s IS NOT NULL), 0) AS answered_acw_s_n,
-    coalesce(sum(sign * agent_connection_attempts), 0) AS agent_connection_attempts
+    coalesce(sum(sign * agent_connection_attempts), 0) AS agent_connection_attempts,
+    coalesce(sum(sign) FILTER (WHERE transferred_out_by_agent), 0) AS transferred_out_by_agent,
+    coalesce(sum(sign * coalesce(customer_hold_s, 0)) FILTER (WHERE answered), 0) AS answered_hold_s,
+    coalesce(sum(sign) FILTER (WHERE answered AND customer_hold_s > 0), 0) AS answered_held,
+    coalesce(sum(sign * agent_interaction_s) FILTER (WHERE answered AND agent_interaction_s IS NOT NULL), 0) AS answered_interaction_s,
+    coalesce(sum(sign) FILTER (WHERE answered AND agent_interaction_s IS NOT NULL), 0) AS answered_interaction_s_n,
+    coalesce(sum(sign * agent_non_response), 0) AS agent_non_response
     FROM outcome
     WHERE queued
     GROUP BY queue, interval_start
@@ -1117,7 +1289,7 @@ BEGIN
            initial_contact_id IS NULL OR initial_contact_id = contact_id AS first_contact,
            queue_s, queued, handled, answered, abandoned, callback_requested,
            transferred_out_queue OR transferred_out_by_agent OR transferred_out_external AS transferred_out,
-           transferred_out_queue, transferred_out_external,
+           transferred_out_queue, transferred_out_external, transferred_out_by_agent,
            answered AND queue_s <= v_threshold AS answered_within_threshold,
            abandoned AND queue_s <= v_threshold AS abandoned_within_threshold,
            (answered OR abandoned OR callback_requested) AND queue_s <= v_threshold
@@ -1125,7 +1297,9 @@ BEGIN
            CASE WHEN handled THEN
                coalesce(agent_interaction_s, 0) + coalesce(customer_hold_s, 0) + coalesce(acw_s, 0)
            END AS handle_s,
-           acw_s, agent_connection_attempts
+           acw_s, agent_connection_attempts, customer_hold_s, agent_interaction_s,
+           greatest(coalesce(agent_connection_attempts, 0) - CASE WHEN handled THEN 1 ELSE 0 END, 0)
+               AS agent_non_response
     FROM classified
     ), store_delta AS (
     -- store_business_day_at(store_id, initiation_ts) and day_type(date), as joins.
@@ -1182,13 +1356,29 @@ BEGIN
     ORDER BY business_date, store_id;
 
     IF p_from IS NULL AND p_to IS NULL THEN
-        UPDATE rollup_state SET definitions_fingerprint = rollup_definitions_fingerprint();
-        DELETE FROM rollup_business_day_snapshot;
-        INSERT INTO rollup_business_day_snapshot (store_id, business_date, day_type, closes_at)
-        SELECT store_id, business_date, day_type, closes_at FROM store_business_day;
+        PERFORM rollup_record_definitions();
     END IF;
 END
 $$;
+
+--
+-- Name: rollup_record_definitions(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.rollup_record_definitions() RETURNS void
+    LANGUAGE sql
+    AS $$
+    UPDATE rollup_state SET definitions_fingerprint = rollup_definitions_fingerprint();
+    DELETE FROM rollup_business_day_snapshot;
+    INSERT INTO rollup_business_day_snapshot (store_id, business_date, day_type, closes_at)
+    SELECT store_id, business_date, day_type, closes_at FROM store_business_day;
+$$;
+
+--
+-- Name: FUNCTION rollup_record_definitions(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.rollup_record_definitions() IS 'Records the settings, store time zones, holidays and business days the contact rollups were computed with (a whole rebuild''s last step; switchboard rollup rebuild calls it after rebuilding month by month).';
 
 --
 -- Name: rollup_sync_definitions(); Type: FUNCTION; Schema: public; Owner: -
@@ -1400,7 +1590,7 @@ ALTER TABLE ONLY public.agent_event ALTER COLUMN raw SET COMPRESSION lz4;
 -- Name: COLUMN agent_event.activity; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON COLUMN public.agent_event.activity IS 'available | onContact | afterContactWork | customStatus | offline, derived from the snapshot (contacts first, then status).';
+COMMENT ON COLUMN public.agent_event.activity IS 'Connect''s Agent Activity as the console shows it: available | connecting | onContact | afterContactWork | error | customStatus | offline (contacts first, by contact_state''s precedence, then the status; offline for LOGOUT). Events ingested before migration 14 hold the console''s older five (no connecting, no error).';
 
 --
 -- Name: COLUMN agent_event.contact_state; Type: COMMENT; Schema: public; Owner: -
@@ -1645,14 +1835,21 @@ CREATE VIEW public.contact_outcome AS
     classified.acw_s,
     classified.agent_connection_attempts,
     classified.transfer_completed_ts,
-    public.mask_phone(classified.transferred_to_endpoint) AS transferred_to_endpoint
+    public.mask_phone(classified.transferred_to_endpoint) AS transferred_to_endpoint,
+    classified.customer_hold_s,
+    classified.agent_interaction_s,
+    GREATEST((COALESCE(classified.agent_connection_attempts, 0) -
+        CASE
+            WHEN classified.handled THEN 1
+            ELSE 0
+        END), 0) AS agent_non_response
    FROM classified;
 
 --
 -- Name: VIEW contact_outcome; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON VIEW public.contact_outcome IS 'One row per contact record, classified by Amazon Connect''s definitions (README, SQL for analysts): queued, handled (connected to an agent), answered (queued and handled), abandoned (customer disconnected in queue; callbacks and transfers excluded), callback_requested, transfers out, within-threshold flags (analytics_threshold_seconds()).';
+COMMENT ON VIEW public.contact_outcome IS 'One row per contact record, classified by Amazon Connect''s definitions (docs/analysts.md): queued, handled (connected to an agent), answered (queued and handled), abandoned (customer disconnected in queue; callbacks and transfers excluded), callback_requested, transfers out, within-threshold flags (analytics_threshold_seconds()), hold and interaction seconds, agent_non_response (offers to an agent not answered).';
 
 --
 -- Name: agent_contact_interval_metrics; Type: VIEW; Schema: public; Owner: -
@@ -1868,7 +2065,7 @@ CREATE VIEW public.agent_interval_metrics AS
 -- Name: VIEW agent_interval_metrics; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON VIEW public.agent_interval_metrics IS 'Seconds per agent and 15-minute interval by activity, and Connect''s occupancy (README, SQL for analysts), from agent_interval_rollup (intervals that ended over 15 minutes ago) and agent_status_interval.';
+COMMENT ON VIEW public.agent_interval_metrics IS 'Seconds per agent and 15-minute interval by activity, and Connect''s occupancy (docs/analysts.md), from agent_interval_rollup (intervals that ended over 15 minutes ago) and agent_status_interval.';
 
 --
 -- Name: analytics_setting; Type: TABLE; Schema: public; Owner: -
@@ -2098,81 +2295,6 @@ CREATE SEQUENCE public.dead_letter_id_seq
 ALTER SEQUENCE public.dead_letter_id_seq OWNED BY public.dead_letter.id;
 
 --
--- Name: queue_interval_rollup; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.queue_interval_rollup (
-    queue text NOT NULL,
-    interval_start timestamp with time zone NOT NULL,
-    queue_name text,
-    queued bigint DEFAULT 0 NOT NULL,
-    answered bigint DEFAULT 0 NOT NULL,
-    abandoned bigint DEFAULT 0 NOT NULL,
-    callbacks_requested bigint DEFAULT 0 NOT NULL,
-    transferred_out bigint DEFAULT 0 NOT NULL,
-    transferred_out_queue bigint DEFAULT 0 NOT NULL,
-    transferred_out_external bigint DEFAULT 0 NOT NULL,
-    answered_within_threshold bigint DEFAULT 0 NOT NULL,
-    abandoned_within_threshold bigint DEFAULT 0 NOT NULL,
-    removed_within_threshold bigint DEFAULT 0 NOT NULL,
-    answered_queue_s bigint DEFAULT 0 NOT NULL,
-    answered_queue_s_n bigint DEFAULT 0 NOT NULL,
-    abandoned_queue_s bigint DEFAULT 0 NOT NULL,
-    abandoned_queue_s_n bigint DEFAULT 0 NOT NULL,
-    answered_handle_s bigint DEFAULT 0 NOT NULL,
-    answered_handle_s_n bigint DEFAULT 0 NOT NULL,
-    answered_acw_s bigint DEFAULT 0 NOT NULL,
-    answered_acw_s_n bigint DEFAULT 0 NOT NULL,
-    agent_connection_attempts bigint DEFAULT 0 NOT NULL,
-    max_queued_s integer,
-    max_stale boolean DEFAULT false NOT NULL
-)
-WITH (fillfactor='40');
-
---
--- Name: TABLE queue_interval_rollup; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.queue_interval_rollup IS 'contact_outcome of queued contacts summed per queue and 15-minute interval of enqueue_ts: counts, sums of seconds (*_s) and how many values each sum has (*_s_n). queue_interval_metrics reads it. Kept by the ingest in the transaction of the rows; switchboard rollup rebuild recomputes it.';
-
---
--- Name: queue_interval_metrics; Type: VIEW; Schema: public; Owner: -
---
-
-CREATE VIEW public.queue_interval_metrics AS
- SELECT queue_interval_rollup.queue,
-    queue_interval_rollup.queue_name,
-    queue_interval_rollup.interval_start,
-    (queue_interval_rollup.interval_start + '00:15:00'::interval) AS interval_end,
-    queue_interval_rollup.queued,
-    queue_interval_rollup.answered,
-    queue_interval_rollup.abandoned,
-    queue_interval_rollup.callbacks_requested,
-    queue_interval_rollup.transferred_out,
-    queue_interval_rollup.transferred_out_queue,
-    queue_interval_rollup.transferred_out_external,
-    queue_interval_rollup.answered_within_threshold,
-    queue_interval_rollup.abandoned_within_threshold,
-    queue_interval_rollup.removed_within_threshold,
-    round(((queue_interval_rollup.removed_within_threshold)::numeric / (queue_interval_rollup.queued)::numeric), 4) AS connect_service_level,
-    round(((queue_interval_rollup.answered_within_threshold)::numeric / (queue_interval_rollup.queued)::numeric), 4) AS answered_service_level,
-    round(((queue_interval_rollup.answered_queue_s)::numeric / (NULLIF(queue_interval_rollup.answered_queue_s_n, 0))::numeric), 2) AS average_speed_of_answer_s,
-    round(((queue_interval_rollup.abandoned_queue_s)::numeric / (NULLIF(queue_interval_rollup.abandoned_queue_s_n, 0))::numeric), 2) AS average_queue_abandon_time_s,
-    round(((queue_interval_rollup.answered_handle_s)::numeric / (NULLIF(queue_interval_rollup.answered_handle_s_n, 0))::numeric), 2) AS average_handle_time_s,
-    round(((queue_interval_rollup.answered_acw_s)::numeric / (NULLIF(queue_interval_rollup.answered_acw_s_n, 0))::numeric), 2) AS average_after_contact_work_s,
-    round(((queue_interval_rollup.abandoned)::numeric / (queue_interval_rollup.queued)::numeric), 4) AS abandonment_rate,
-    queue_interval_rollup.max_queued_s,
-    queue_interval_rollup.agent_connection_attempts
-   FROM public.queue_interval_rollup
-  WHERE (queue_interval_rollup.queued > 0);
-
---
--- Name: VIEW queue_interval_metrics; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON VIEW public.queue_interval_metrics IS 'Queued contacts per queue and 15-minute interval of enqueue_ts (README, SQL for analysts), from queue_interval_rollup.';
-
---
 -- Name: raw_retention; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2347,7 +2469,7 @@ CREATE VIEW public.store_day_metrics AS
 -- Name: VIEW store_day_metrics; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON VIEW public.store_day_metrics IS 'Contacts per store, business day and day type (README, SQL for analysts), from store_day_rollup.';
+COMMENT ON VIEW public.store_day_metrics IS 'Contacts per store, business day and day type (docs/analysts.md), from store_day_rollup.';
 
 --
 -- Name: agent_event_default; Type: TABLE ATTACH; Schema: public; Owner: -

@@ -16,8 +16,14 @@
 #    a Go runtime, so its tail is longer);
 # 5. the peak rate for 10 s (`wrk`) against the hook and, in the same run, the static
 #    `GET /v1/ping` of the same server for reference.
-# Every load runs at most 15 s, on 127.0.0.1 only. The last line is machine-readable:
-#   RESULT evals_per_s=<n> hook_p99_ms_at_5000=<x> hook_peak_rps=<n> static_peak_rps=<n>
+# 6. under attack: the same 5,000 requests/s while 5,000 idle and 2,000 slowloris connections are
+#    held open (scripts/tools/conn-flood.py reopens each as the server closes it), p99 beside the
+#    plain one; then a second server with SWITCHBOARD_HTTP_MAX_CONNECTIONS=2000 takes a flood of
+#    30,000 connection attempts while the hook answers 1,000 requests/s (failed calls counted).
+# Every load runs at most 25 s, on 127.0.0.1 only. The last line is machine-readable:
+#   RESULT evals_per_s=<n> hook_p99_ms_at_5000=<x> hook_p99_ms_under_attack=<x> hook_peak_rps=<n>
+#          static_peak_rps=<n> flood_attempts=<n> flood_refused=<n> flood_failed_calls=<n>
+#          hook_p99_ms_at_1000=<x> mcp_store_status_p99_ms_at_1000=<x>  (MCP tools/call beside the hook)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -39,8 +45,9 @@ binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/swit
 
 work=$(mktemp -d /tmp/switchboard-bench-hook.XXXXXX)
 server=""
+flood_server=""
 cleanup() {
-    if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+    for pid in $server $flood_server; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
@@ -107,6 +114,40 @@ hook_p99_1000_ms=$(figure p99_ms "$work/fixed-1000.txt")
 mcp_p99_ms=$(figure p99_ms "$work/fixed-mcp.txt")
 if [ "$(figure non2xx "$work/fixed-mcp.txt")" != "0" ]; then log "WARNING: non-200 answers from /mcp"; fi
 
+log "under attack: 5,000 requests/s while 5,000 idle and 2,000 slowloris connections are held open"
+ulimit -n "$(ulimit -Hn)"
+python3 scripts/tools/conn-flood.py hold --port "$port" --idle 5000 --slowloris 2000 --duration 22 \
+    >"$work/attack.txt" &
+attacker=$!
+sleep 5  # the attackers connect first
+"$work/fixed-rate" -p "$port" -P /v1/hooks/main -b "$work/connect.json" -r 5000 -d 10 -w 2 -c 32 | tee "$work/fixed-attack.txt"
+wait "$attacker"
+cat "$work/attack.txt"
+attack_p99_ms=$(figure p99_ms "$work/fixed-attack.txt")
+attack_errors=$(( $(figure errors "$work/fixed-attack.txt") + $(figure non2xx "$work/fixed-attack.txt") ))
+
+log "flood: 30,000 connection attempts against a second server capped at 2,000 connections, the hook at 1,000 requests/s"
+flood_port=$(free_port)
+SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT=$flood_port SWITCHBOARD_FLOWS_DIR="$PWD/flows" \
+    SWITCHBOARD_LOG_LEVEL=warning SWITCHBOARD_HOOK_TOKENS= SWITCHBOARD_HOOK_HMAC_SECRET= \
+    SWITCHBOARD_HTTP_MAX_CONNECTIONS=2000 "$binary" bench-hook-serve >"$work/flood-server.log" 2>&1 &
+flood_server=$!
+wait_ready "http://127.0.0.1:$flood_port/ready" 10 "$flood_server" || { cat "$work/flood-server.log"; exit 1; }
+"$work/fixed-rate" -p "$flood_port" -P /v1/hooks/main -b "$work/connect.json" -r 1000 -d 12 -w 1 -c 16 \
+    >"$work/fixed-flood.txt" &
+caller=$!
+sleep 2
+python3 scripts/tools/conn-flood.py flood --port "$flood_port" --attempts 30000 --duration 10 | tee "$work/flood.txt"
+ready_during=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$flood_port/ready" || true)
+wait "$caller"
+cat "$work/fixed-flood.txt"
+kill "$flood_server" 2>/dev/null || true
+wait "$flood_server" 2>/dev/null || true
+flood_attempts=$(figure attempts "$work/flood.txt")
+flood_refused=$(figure refused "$work/flood.txt")
+flood_failed=$(( $(figure errors "$work/fixed-flood.txt") + $(figure non2xx "$work/fixed-flood.txt") ))
+log "flood: ${flood_refused} of ${flood_attempts} attempts refused at the cap; the hook failed ${flood_failed} calls; /ready after the flood: ${ready_during}"
+
 log "second opinion: hey at 5,000 requests/s (50 connections x 100/s, latency from the actual send)"
 hey -z 10s -c 50 -q 100 -m POST -T application/json -D "$work/connect.json" "$hook" | tee "$work/hey.txt"
 hey_p99_s=$(awk '/ 99% in /{print $3}' "$work/hey.txt")
@@ -125,5 +166,6 @@ for file in "$work/wrk-hook.txt" "$work/wrk-static.txt"; do
 done
 
 log "fixed-rate run: answered ${rate} requests/s, p99 ${p99_ms} ms (floor: < 2 ms); static route at the same rate: p99 ${static_p99_ms} ms; hey's p99 for the hook: ${hey_p99_ms} ms"
+log "under attack (5,000 idle + 2,000 slowloris): p99 ${attack_p99_ms} ms, ${attack_errors} failed calls"
 log "machine: $(nproc) cores shared by server and load generators; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "RESULT evals_per_s=${evals} hook_p99_ms_at_5000=${p99_ms} hook_peak_rps=${hook_peak} static_peak_rps=${static_peak} hook_p99_ms_at_1000=${hook_p99_1000_ms} mcp_store_status_p99_ms_at_1000=${mcp_p99_ms}"
+echo "RESULT evals_per_s=${evals} hook_p99_ms_at_5000=${p99_ms} hook_p99_ms_under_attack=${attack_p99_ms} hook_peak_rps=${hook_peak} static_peak_rps=${static_peak} flood_attempts=${flood_attempts} flood_refused=${flood_refused} flood_failed_calls=${flood_failed} hook_p99_ms_at_1000=${hook_p99_1000_ms} mcp_store_status_p99_ms_at_1000=${mcp_p99_ms}"

@@ -32,8 +32,8 @@ import urllib.parse
 
 # What `switchboard-bench console-demo` produces (DemoFloorScene in Sources/SwitchboardBench/ConsoleDemoCommand.swift).
 EXPECTED = {
-    "tiles": {"available": "1", "onContact": "1", "afterContactWork": "1", "customStatus": "1", "offline": "1",
-              "contactsWaiting": "2"},
+    "tiles": {"available": "1", "connecting": "0", "onContact": "1", "afterContactWork": "1", "error": "0",
+              "customStatus": "1", "offline": "1", "contactsWaiting": "2"},
     "activities": {"花子 佐藤": "available", "太郎 鈴木": "onContact", "美咲 高橋": "afterContactWork",
                    "健 田中": "customStatus", "翔 伊藤": "offline"},
     "statuses": {"健 田中": "Lunch"},
@@ -47,7 +47,8 @@ READ_DOM_JS = r"""
 () => {
   const text = (selector) => (document.querySelector(selector)?.textContent ?? "").trim();
   const tiles = {};
-  for (const key of ["available", "onContact", "afterContactWork", "customStatus", "offline", "contactsWaiting"]) {
+  for (const key of ["available", "connecting", "onContact", "afterContactWork", "error", "customStatus", "offline",
+    "contactsWaiting"]) {
     tiles[key] = text(`#tile-${key}`);
   }
   const agents = [...document.querySelectorAll("#agents tbody tr[data-agent-id]")].map((row) => ({

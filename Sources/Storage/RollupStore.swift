@@ -29,32 +29,108 @@ public struct RollupStore: Sendable {
         public var agentIntervals: Int
     }
 
-    /// Recomputes every rollup for `[from, to)`, in one transaction.
+    /// Where a rebuild is, for a progress line.
+    public struct RebuildProgress: Sendable, Hashable {
+        /// What the rebuild does now: `rollups` (a month's contacts and agents), `latest events`
+        /// or `counting`.
+        public var phase: String
+        /// The month being rebuilt (`2026-11`, in the business time zone); `nil` outside `rollups`
+        /// or when the raw tables are empty.
+        public var month: String?
+        /// Months rebuilt so far.
+        public var monthsDone: Int
+        /// Months in the range.
+        public var months: Int
+        /// Rollup rows (queue and agent intervals) the months rebuilt so far hold.
+        public var rows: Int
+    }
+
+    /// Recomputes every rollup for `[from, to)`, in one transaction, month by month.
     ///
     /// - Parameters:
     ///   - from: The first instant, as PostgreSQL reads a `timestamptz` (`2026-11-01T00:00:00Z`),
     ///     or a date (`2026-11-01`: its midnight in `analytics_time_zone()`); `nil` for the
     ///     beginning. Widened to whole 15-minute intervals.
     ///   - to: The end (exclusive), the same way; `nil` for no end.
+    ///   - progress: Called before each month and each later phase (a year of a large center
+    ///     takes minutes).
     /// - Returns: The rows the range has now.
     /// - Important: Raw rows dropped by retention are gone: the range starts two days after the
     ///   retention horizon at the earliest, and the rollups before keep their figures.
     /// - Throws: PostgreSQL errors (a malformed time among them); nothing is changed then.
     @discardableResult
-    public func rebuild(from: String?, to: String?) async throws -> Counts {
+    public func rebuild(
+        from: String?, to: String?, progress: (@Sendable (RebuildProgress) -> Void)? = nil
+    ) async throws -> Counts {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             // Not before the retention horizon: the raw rows there are gone, and the two days
-            // after it hold contacts queued, and agents' segments begun, before it.
-            let rows = try await connection.query(
+            // after it hold contacts queued, and agents' segments begun, before it. The range is
+            // cut at each month's start in the business time zone; its ends stay open when
+            // `from` or `to` is, so a whole rebuild still clears rollup rows without raw rows.
+            let chunkRows = try await connection.query(
                 """
-                SELECT 1 FROM rollup_rebuild(
-                    CASE WHEN raw_horizon() = '-infinity' THEN rollup_instant(\(from))
-                         ELSE greatest(rollup_instant(\(from)), raw_horizon() + interval '2 days') END,
-                    rollup_instant(\(to)))
+                WITH bounds AS (
+                    SELECT CASE WHEN raw_horizon() = '-infinity' THEN rollup_instant(\(from))
+                                ELSE greatest(rollup_instant(\(from)), raw_horizon() + interval '2 days') END AS lo,
+                           rollup_instant(\(to)) AS hi,
+                           analytics_time_zone() AS tz
+                ), span AS (
+                    SELECT lo, hi, tz,
+                           coalesce(lo, least((SELECT min(event_ts) FROM agent_event),
+                                               (SELECT min(initiation_ts) FROM contact_record))) AS first,
+                           coalesce(hi, greatest((SELECT max(event_ts) FROM agent_event),
+                                                 (SELECT max(initiation_ts) FROM contact_record))) AS last
+                    FROM bounds
+                ), cuts AS (
+                    SELECT array_agg(m.cut ORDER BY m.cut) AS cuts
+                    FROM span s
+                    CROSS JOIN LATERAL generate_series(
+                        date_trunc('month', s.first AT TIME ZONE s.tz) + interval '1 month',
+                        s.last AT TIME ZONE s.tz, interval '1 month') AS g(local)
+                    CROSS JOIN LATERAL (SELECT g.local AT TIME ZONE s.tz AS cut) AS m
+                    WHERE m.cut > s.first AND (s.hi IS NULL OR m.cut < s.hi)
+                )
+                SELECT (ARRAY[s.lo] || c.cuts)[i], (c.cuts || ARRAY[s.hi])[i],
+                       to_char(coalesce((ARRAY[s.lo] || c.cuts)[i], s.first) AT TIME ZONE s.tz, 'YYYY-MM')
+                FROM span s, cuts c, generate_series(1, coalesce(array_length(c.cuts, 1), 0) + 1) AS i
+                ORDER BY i
                 """, logger: logger)
-            for try await _ in rows {}
+            var chunks: [(lo: Date?, hi: Date?, month: String?)] = []
+            for try await (lo, hi, month) in chunkRows.decode((Date?, Date?, String?).self) {
+                chunks.append((lo, hi, month))
+            }
+            var rows = 0
+            for (index, chunk) in chunks.enumerated() {
+                progress?(
+                    RebuildProgress(
+                        phase: "rollups", month: chunk.month, monthsDone: index, months: chunks.count, rows: rows))
+                let rebuilt = try await connection.query(
+                    "SELECT 1 FROM rollup_rebuild(\(chunk.lo)::timestamptz, \(chunk.hi)::timestamptz)", logger: logger)
+                for try await _ in rebuilt {}
+                let written = try await connection.query(
+                    """
+                    SELECT (SELECT count(*) FROM queue_interval_rollup
+                            WHERE interval_start >= coalesce(\(chunk.lo)::timestamptz, '-infinity')
+                              AND interval_start < coalesce(\(chunk.hi)::timestamptz, 'infinity'))
+                         + (SELECT count(*) FROM agent_interval_rollup
+                            WHERE interval_start >= coalesce(\(chunk.lo)::timestamptz, '-infinity')
+                              AND interval_start < coalesce(\(chunk.hi)::timestamptz, 'infinity'))
+                    """, logger: logger)
+                for try await count in written.decode(Int.self) { rows += count }
+            }
+            // A whole rebuild (both ends open) records the definitions it used, as
+            // rollup_rebuild(NULL, NULL) does itself when it runs as one piece.
+            if chunks.count > 1, chunks.first?.lo == nil, chunks.last?.hi == nil {
+                try await connection.query("SELECT rollup_record_definitions()", logger: logger)
+            }
+            progress?(
+                RebuildProgress(
+                    phase: "latest events", month: nil, monthsDone: chunks.count, months: chunks.count, rows: rows))
             try await connection.query("SELECT agent_latest_rebuild()", logger: logger)
+            progress?(
+                RebuildProgress(
+                    phase: "counting", month: nil, monthsDone: chunks.count, months: chunks.count, rows: rows))
             let counts = try await connection.query(
                 """
                 WITH bounds AS (
@@ -89,8 +165,8 @@ public struct RollupStore: Sendable {
     }
 
     /// The analyst views that read rollups, each compared with its definition computed from the
-    /// raw tables (`contact_outcome` and `agent_activity_segment`, as migration 6 defined the
-    /// views), in one transaction, so both see the same rows and the same now().
+    /// raw tables (`contact_outcome` and `agent_activity_segment`, see ``definitions``), in one
+    /// transaction, so both see the same rows and the same now().
     ///
     /// - Returns: The views that differ; empty when the rollups are exact. Periods whose raw
     ///   rows retention dropped (to two days after the horizon) are not compared.
@@ -135,11 +211,15 @@ public struct RollupStore: Sendable {
         "queue_interval_metrics", "store_day_metrics", "agent_status_interval", "agent_interval_metrics",
     ]
 
-    /// Migration 6's definitions of ``checkedViews`` (computed from the raw tables) as temporary
-    /// `raw_` views.
-    static let definitions: [String] = (SwitchboardSchema.migrations.first { $0.version == 6 }?.statements ?? [])
+    /// The definitions of ``checkedViews`` computed from the raw tables, as temporary `raw_` views:
+    /// `queue_interval_metrics_from_raw()` (migration 14, which added columns to the queue view)
+    /// and migration 6's definitions of the others.
+    static let definitions: [String] =
+        ["CREATE TEMP VIEW raw_queue_interval_metrics AS SELECT * FROM queue_interval_metrics_from_raw()"]
+        + (SwitchboardSchema.migrations.first { $0.version == 6 }?.statements ?? [])
         .compactMap { statement in
-            guard let view = checkedViews.first(where: { statement.hasPrefix("CREATE VIEW \($0) AS") }) else {
+            guard let view = checkedViews.dropFirst().first(where: { statement.hasPrefix("CREATE VIEW \($0) AS") })
+            else {
                 return nil
             }
             return

@@ -274,7 +274,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let url = try Self.url(of: name, settings: settings)
         let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await client.run() }
+            await client.start(in: &tasks)
             defer { tasks.cancelAll() }
             try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
             try await Self.prepare(url, withoutRollups: withoutRollups)
@@ -362,7 +362,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         // A client runs once: a new one for each database.
         let admin = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await admin.run() }
+            await admin.start(in: &tasks)
             defer { tasks.cancelAll() }
             try await TestDatabase.recreate(name, admin: admin)
         }

@@ -77,7 +77,7 @@ public enum TestDatabase {
             configuration: clientConfiguration,
             backgroundLogger: recent.logger(label: "test.postgres.\(configuration.database)"))
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
+            await client.start(in: &group)
             let result: Result<T, any Error>
             do {
                 result = .success(try await StepWatchdog.step(step, recent: recent) { try await body(client) })

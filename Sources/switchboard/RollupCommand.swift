@@ -19,7 +19,8 @@ struct RollupCommand: AsyncParsableCommand {
                 The ingest keeps the rollups in the transaction of the rows, and changes of the stores,
                 business days, holidays or analytics settings rebuild them by themselves. Rebuild after a
                 new definition, rows written or edited by hand, or to be sure. Raw rows dropped by retention
-                are gone: rebuild only ranges whose raw rows are kept.
+                are gone: rebuild only ranges whose raw rows are kept. The rebuild goes month by month (in the
+                business time zone); on a terminal, standard error shows the month and the rows so far.
 
                 Examples:
                   switchboard rollup rebuild
@@ -40,7 +41,10 @@ struct RollupCommand: AsyncParsableCommand {
             let (from, to) = (self.from, self.to)
             try await OneShotDatabase.run(settings) { client, logger in
                 let started = Date()
-                let counts = try await RollupStore(client: client, logger: logger).rebuild(from: from, to: to)
+                let line = RebuildProgressLine()
+                let counts = try await RollupStore(client: client, logger: logger)
+                    .rebuild(from: from, to: to) { line.draw($0) }
+                line.finish()
                 let seconds = Date().timeIntervalSince(started)
                 print(
                     "rebuilt \(counts.queueIntervals) queue intervals, \(counts.storeDays) store days, "

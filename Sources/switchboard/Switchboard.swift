@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#endif
+
 /// The `switchboard` command line: every role of the system, and its tools.
 @main
 struct Switchboard: AsyncParsableCommand {
@@ -13,4 +17,14 @@ struct Switchboard: AsyncParsableCommand {
             RetentionCommand.self,
         ]
     )
+
+    /// Line-buffers standard output, then runs the command.
+    ///
+    /// Standard output is block-buffered when it is a pipe or a file: `switchboard dev | tee
+    /// run.log`, or a script waiting for the banner's URLs, would see `print`'s lines only when
+    /// the buffer fills or the process exits.
+    static func main() async {
+        setvbuf(stdout, nil, _IOLBF, 0)
+        await main(nil)
+    }
 }

@@ -202,6 +202,27 @@ struct FloorStateTests {
         #expect(state.queues[F.queueTokyo]?.serviceLevel == 0)
     }
 
+    @Test(
+        "a queued contact continued by a callback or transfer is not abandoned, whichever event comes first",
+        arguments: [false, true])
+    func movedOnIsNotAbandoned(nextFirst: Bool) {
+        var state = FloorState()
+        let queued = ContactEvent(
+            id: "e1", time: F.at(0), eventType: .queued, contactId: "c1",
+            queueInfo: ContactEvent.QueueInfo(queueArn: F.queueTokyo, enqueueTimestamp: F.at(0)))
+        let disconnected = F.contactEvent("e2", contact: "c1", .disconnected, at: 30)
+        let callback = ContactEvent(
+            id: "e3", time: F.at(31), eventType: .initiated, contactId: "c2", previousContactId: "c1",
+            initiationMethod: "CALLBACK")
+        let events = nextFirst ? [callback, queued, disconnected] : [queued, disconnected, callback]
+        for (index, event) in events.enumerated() {
+            state.reduce(.contact(event), now: F.now(Double(index)))
+        }
+        #expect(state.contacts["c1"]?.movedOn == true)
+        #expect(state.contacts["c1"]?.state == .disconnected)
+        #expect(state.queues[F.queueTokyo] == Self.tokyo(offered: 1))
+    }
+
     @Test("unknown contact event types are ignored; CONTACT_DATA_UPDATED only fills facts")
     func unknownAndDataUpdated() {
         var state = FloorState()
@@ -285,18 +306,23 @@ struct FloorStateTests {
             (AgentStatus.Kind.routable, [AgentContact.State](), AgentActivity.available),
             (.custom, [], .customStatus),
             (.offline, [], .offline),
-            (.routable, [.missed], .customStatus),
+            (.routable, [.missed], .error),
+            (.custom, [.rejected, .connected], .error),
             (.offline, [.ended], .afterContactWork),
-            (.routable, [.ended, .incoming], .onContact),
+            (.routable, [.ended, .incoming], .afterContactWork),
+            (.routable, [.incoming], .connecting),
+            (.routable, [.pending, .connecting], .connecting),
+            (.custom, [.connectedOnHold, .ended], .onContact),
             (.custom, [.connectedOnHold], .onContact),
             (.other("NEW"), [], .customStatus),
+            (.routable, [.other("PAUSED")], .available),
         ])
     func activity(status: AgentStatus.Kind, states: [AgentContact.State], expected: AgentActivity) {
         let contacts = states.enumerated().map { F.deskContact("c\($0.offset)", $0.element, since: 0) }
         #expect(AgentActivity(status: status, contacts: contacts) == expected)
     }
 
-    @Test("tick closes out stale contacts, purges old finished ones and removes silent agents")
+    @Test("tick closes out stale contacts (not abandoned), purges old finished ones and removes silent agents")
     func tick() {
         let configuration = FloorConfiguration(
             staleContactTimeout: .seconds(600), finishedContactRetention: .seconds(300),
@@ -322,8 +348,8 @@ struct FloorStateTests {
             state.contacts["c1"]
                 == Self.contact(
                     "c1", .queued, since: 0, enqueued: 0, lastEvent: 0, lastSeen: 0, closedOut: 600,
-                    contribution: Self.counted(abandoned: true)))
-        #expect(state.queues[F.queueTokyo] == Self.tokyo(named: "Tokyo Reservations", offered: 1, abandoned: 1))
+                    contribution: Self.counted()))
+        #expect(state.queues[F.queueTokyo] == Self.tokyo(named: "Tokyo Reservations", offered: 1))
         #expect(FloorView(state).summary.contactsWaiting == 0)
 
         state.reduce(.tick, now: F.now(899))
@@ -331,7 +357,7 @@ struct FloorStateTests {
         state.reduce(.tick, now: F.now(900))
         #expect(state.contacts["c1"] == nil)
         #expect(
-            state.queues[F.queueTokyo] == Self.tokyo(named: "Tokyo Reservations", offered: 1, abandoned: 1),
+            state.queues[F.queueTokyo] == Self.tokyo(named: "Tokyo Reservations", offered: 1),
             "purging keeps today's counts")
     }
 

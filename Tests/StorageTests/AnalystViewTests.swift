@@ -61,6 +61,12 @@ struct AnalystViewTests {
             "abandonment_rate": 0.2,  // 2 / 10 (the old rule: 5 / 10)
             "max_queued_s": 65,  // I1
             "agent_connection_attempts": 7,  // A1 1 + A2 2 + B2 1 + C2 1 + E1 1 + F1 1
+            "contacts_handled": 5,  // A1 A2 C2 E1 F1 connected to an agent
+            "transferred_out_by_agent": 1,  // E1 (its next contact E2 was initiated TRANSFER)
+            "average_customer_hold_time_s": 15,  // only A1 was put on hold: 15 / 1
+            "average_customer_hold_time_all_contacts_s": 3,  // 15 / 5 handled
+            "average_interaction_time_s": 104,  // (200 + 100 + 120 + 60 + 40) / 5 = 520 / 5
+            "agent_non_response": 2,  // A2: 2 offers, 1 answered; B2: 1 offer, missed, then abandoned
         ],
         "Takeout@11-18 01:00": [
             "queued": 2,  // D2 E2
@@ -82,6 +88,12 @@ struct AnalystViewTests {
             "abandonment_rate": 0.5,
             "max_queued_s": 12,
             "agent_connection_attempts": 1,  // E2
+            "contacts_handled": 1,  // E2
+            "transferred_out_by_agent": 0,
+            "average_customer_hold_time_s": 10,  // E2 held 10 s
+            "average_customer_hold_time_all_contacts_s": 10,  // 10 / 1
+            "average_interaction_time_s": 90,  // E2
+            "agent_non_response": 0,  // E2's one offer was answered; D2 was never offered
         ],
         "Reservations@11-22 16:30": [
             "queued": 1,  // J1
@@ -103,6 +115,12 @@ struct AnalystViewTests {
             "abandonment_rate": 0,
             "max_queued_s": 6,
             "agent_connection_attempts": 1,
+            "contacts_handled": 1,  // J1
+            "transferred_out_by_agent": 0,
+            "average_customer_hold_time_s": nil,  // J1 was never put on hold
+            "average_customer_hold_time_all_contacts_s": 0,  // 0 / 1
+            "average_interaction_time_s": 60,
+            "agent_non_response": 0,
         ],
     ]
 

@@ -35,6 +35,10 @@ struct MigrationFileTests {
             "8e2812a9fb1784cbb0e66c1e43269e759823d0f36ddf155eff8380bb00e3e3c3"
         ),
         (13, "agent rollup upkeep by key", 3, "8c51b7b707951fc0d472ad6b7b96f76b341aa8cd219c0808aedf6ee9f7820e06"),
+        (
+            14, "connect queue metrics and agent activity", 17,
+            "c0ee5074dd392e4c1d15fd8e771fe9e58da8e54590c87ef8d16248620ae121a0"
+        ),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")

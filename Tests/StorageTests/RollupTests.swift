@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Storage
 import SwitchboardTesting
+import Synchronization
 import Testing
 
 /// The rollups behind the analyst views stay exact under what the ingest sees: re-delivered
@@ -251,6 +252,41 @@ struct RollupTests {
             #expect(damaged == 99)
             try await store.rebuild(from: nil, to: nil)
             try await Self.expectStory(client)
+        }
+    }
+
+    @Test("a whole rebuild goes month by month, reports each month and records the definitions")
+    func rebuildByMonth() async throws {
+        try await IngestWriterTests.migrated("rollup_rebuild_months") { client in
+            try await Self.story(client)
+            // A contact 40 days later: 2026-12-28T01:00Z, in December in Tokyo too.
+            let december = Fixture.record(
+                "M1", at: 40 * 86_400, wait: 7, agent: Fixture.hanako, talk: 30, attempts: 1, reason: "AGENT_DISCONNECT"
+            )
+            try await Self.write(client, Self.sources([december], offset: 10))
+            try await client.query("DELETE FROM queue_interval_rollup", logger: TestDatabase.logger)
+            try await client.query("UPDATE store_day_rollup SET contacts = 99", logger: TestDatabase.logger)
+            try await client.query(
+                "UPDATE rollup_state SET definitions_fingerprint = NULL", logger: TestDatabase.logger)
+            let reported = Mutex<[String]>([])
+            let counts = try await RollupStore(client: client, logger: TestDatabase.logger)
+                .rebuild(from: nil, to: nil) { progress in
+                    reported.withLock {
+                        $0.append(
+                            "\(progress.phase) \(progress.month ?? "-") \(progress.monthsDone)/\(progress.months)")
+                    }
+                }
+            #expect(
+                reported.withLock { $0 } == [
+                    "rollups 2026-11 0/2", "rollups 2026-12 1/2", "latest events - 2/2", "counting - 2/2",
+                ])
+            // Reservations 11-18 01:00, Takeout 11-22 16:30, Reservations 12-28 01:00.
+            #expect(counts.queueIntervals == 3)
+            try await Self.expectExact(client)
+            let recorded = try await Self.count(
+                client,
+                "SELECT count(*) FROM rollup_state WHERE definitions_fingerprint = rollup_definitions_fingerprint()")
+            #expect(recorded == 1, "a whole rebuild records the definitions it used")
         }
     }
 

@@ -18,15 +18,31 @@ extension AgentEvent {
     /// - Throws: ``ContactCenterDecodingError`` naming the field path, e.g.
     ///   `CurrentAgentSnapshot.Contacts[0].StateStartTimestamp`.
     public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
-        do {
-            let (decoded, raw) = try JSONDocument.decode(jsonData, keepingRaw: form) { document in
-                try AgentEvent(root: JSONObjectReader.root(document))
-            }
-            self = decoded
-            rawJSON = raw
-        } catch let error as ContactCenterDecodingError {
-            throw error.attributed(to: "AgentEvent")
+        self = try jsonData.withUnsafeBytes { bytes in
+            try AgentEvent(bytes: bytes, keepingRaw: form, asReceived: jsonData)
         }
+    }
+
+    /// Decodes an event from JSON bytes, as ``init(jsonData:keepingRaw:)`` does. For the ingest,
+    /// which holds each record's bytes in an array: with ``RawJSONForm/jsonbOrder`` they are
+    /// parsed where they are, not copied into a `Data` first.
+    public init(jsonBytes: [UInt8], keepingRaw form: RawJSONForm) throws {
+        self = try jsonBytes.withUnsafeBytes { bytes in
+            try AgentEvent(bytes: bytes, keepingRaw: form, asReceived: Data(bytes))
+        }
+    }
+
+    /// The decoding both public entries share; `asReceived` is the bytes as a `Data`.
+    private init(bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm, asReceived: @autoclosure () -> Data)
+        throws
+    {
+        let (decoded, raw) = try JSONDocument.decodeRecord(
+            "AgentEvent", bytes, keepingRaw: form, asReceived: asReceived()
+        ) {
+            try AgentEvent(root: $0)
+        }
+        self = decoded
+        rawJSON = raw
     }
 
     private init(root: JSONObjectReader) throws {

@@ -27,15 +27,31 @@ extension ContactEvent {
     /// - Throws: ``ContactCenterDecodingError`` naming the field path as the message spells it,
     ///   e.g. `detail.queueInfo.enqueueTimestamp` or `detail.QueueInfo.EnqueueTimestamp`.
     public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
-        do {
-            let (decoded, raw) = try JSONDocument.decode(jsonData, keepingRaw: form) { document in
-                try ContactEvent(root: JSONObjectReader.root(document))
-            }
-            self = decoded
-            rawJSON = raw
-        } catch let error as ContactCenterDecodingError {
-            throw error.attributed(to: "ContactEvent")
+        self = try jsonData.withUnsafeBytes { bytes in
+            try ContactEvent(bytes: bytes, keepingRaw: form, asReceived: jsonData)
         }
+    }
+
+    /// Decodes an event from JSON bytes, as ``init(jsonData:keepingRaw:)`` does. For the ingest,
+    /// which holds each record's bytes in an array: with ``RawJSONForm/jsonbOrder`` they are
+    /// parsed where they are, not copied into a `Data` first.
+    public init(jsonBytes: [UInt8], keepingRaw form: RawJSONForm) throws {
+        self = try jsonBytes.withUnsafeBytes { bytes in
+            try ContactEvent(bytes: bytes, keepingRaw: form, asReceived: Data(bytes))
+        }
+    }
+
+    /// The decoding both public entries share; `asReceived` is the bytes as a `Data`.
+    private init(bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm, asReceived: @autoclosure () -> Data)
+        throws
+    {
+        let (decoded, raw) = try JSONDocument.decodeRecord(
+            "ContactEvent", bytes, keepingRaw: form, asReceived: asReceived()
+        ) {
+            try ContactEvent(root: $0)
+        }
+        self = decoded
+        rawJSON = raw
     }
 
     /// The id of an event that came without the EventBridge envelope:

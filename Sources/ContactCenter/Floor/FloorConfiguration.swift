@@ -10,7 +10,8 @@ public struct FloorConfiguration: Sendable, Hashable {
     public var timeZone: TimeZone
     /// An open contact with no event for this long is closed out by a tick (contact events are
     /// best effort, a lost `DISCONNECTED` must not leave a caller waiting forever). A closed-out
-    /// contact that was queued and never answered counts as abandoned. Default 2 hours.
+    /// contact is not counted as abandoned: nothing says the customer hung up (the analyst
+    /// views do not count a contact record without a customer disconnect either). Default 2 hours.
     public var staleContactTimeout: Duration
     /// A finished contact (disconnected, completed or closed out) is kept this long, so a late
     /// or repeated event for it is recognised instead of starting it over; then a tick purges

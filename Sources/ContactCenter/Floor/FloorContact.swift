@@ -46,6 +46,9 @@ public struct FloorContact: Sendable, Hashable {
     public internal(set) var lastEventTime: UTCTimestamp
     /// The reducer's `now` when the last event was applied, for the stale-contact timeout.
     public internal(set) var lastSeen: UTCTimestamp
+    /// Whether a later contact names this one as its previous contact (a callback, a transfer
+    /// or a queue transfer): the contact moved on, so it is not abandoned.
+    public internal(set) var movedOn: Bool = false
     /// What this contact adds to its queue's counters today.
     var contribution: QueueContribution?
 

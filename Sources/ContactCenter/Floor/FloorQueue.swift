@@ -14,7 +14,8 @@ public struct FloorQueue: Sendable, Hashable {
     public internal(set) var answered: Int = 0
     /// Contacts queued today and answered within the service-level threshold.
     public internal(set) var answeredWithinThreshold: Int = 0
-    /// Contacts queued today that left (or were closed out) without reaching an agent.
+    /// Contacts queued today that were disconnected without reaching an agent and did not move
+    /// on to a callback or transfer: Connect's "Contacts abandoned" (real-time metrics).
     public internal(set) var abandoned: Int = 0
 
     /// Answered within threshold / offered; `nil` before the first contact of the day.

@@ -48,7 +48,24 @@ extension FloorState {
         contacts[event.contactId] = contact
         registerQueue(arn: contact.queueArn, name: nil)
         updateContribution(of: event.contactId)
+        if let previous = event.previousContactId, !previous.isEmpty, previous != event.contactId {
+            markMovedOn(previous, now: now)
+        }
         return .applied
+    }
+
+    /// Records that a later contact continues `contactId` (callback, transfer, queue transfer),
+    /// keeping a placeholder when the previous contact's own events have not arrived yet.
+    private mutating func markMovedOn(_ contactId: String, now: UTCTimestamp) {
+        var previous =
+            contacts[contactId]
+            ?? FloorContact(
+                contactId: contactId, state: .initiated, stateSince: now,
+                lastEventTime: UTCTimestamp(millisecondsSince1970: 0), lastSeen: now)
+        guard !previous.movedOn else { return }
+        previous.movedOn = true
+        contacts[contactId] = previous
+        updateContribution(of: contactId)
     }
 
     /// Recomputes what a contact adds to today's queue counters and applies the difference.
@@ -66,7 +83,9 @@ extension FloorState {
 
     /// A queued contact counts as offered on the day of its enqueue time; as answered once an
     /// agent connected, within threshold when the wait was at most the threshold; as abandoned
-    /// once finished without an agent.
+    /// (Connect's "Contacts abandoned", as `contact_outcome.abandoned`) once disconnected
+    /// without an agent and without a next contact. A contact closed out for lack of events is
+    /// not abandoned: nothing says the customer hung up.
     private func contribution(of contact: FloorContact) -> QueueContribution? {
         guard let queueArn = contact.queueArn, let enqueued = contact.enqueueTimestamp,
             let day = businessDay, day.contains(enqueued)
@@ -77,7 +96,7 @@ extension FloorState {
             queueArn: queueArn,
             answered: answered != nil,
             answeredWithinThreshold: answered.map { $0.milliseconds(since: enqueued) <= threshold } ?? false,
-            abandoned: answered == nil && contact.isFinished
+            abandoned: answered == nil && contact.state >= .disconnected && !contact.movedOn
         )
     }
 }

@@ -45,6 +45,21 @@ extension JSONDocument {
         }
     }
 
+    /// Decodes one record (a CTR, an agent event, a contact event) from `bytes` with `body`,
+    /// returning it with the JSON its `rawJSON` keeps; errors are attributed to `name`.
+    static func decodeRecord<R>(
+        _ name: String, _ bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm,
+        asReceived: @autoclosure () -> Data, _ body: (JSONObjectReader) throws -> R
+    ) throws -> (value: R, raw: Data) {
+        do {
+            return try decode(bytes, keepingRaw: form, asReceived: asReceived()) { document in
+                try body(JSONObjectReader.root(document))
+            }
+        } catch let error as ContactCenterDecodingError {
+            throw error.attributed(to: name)
+        }
+    }
+
     /// The document in ``RawJSONForm/jsonbOrder``.
     func jsonbOrdered() -> Data {
         // The output is the input without the whitespace between tokens: never longer. Written

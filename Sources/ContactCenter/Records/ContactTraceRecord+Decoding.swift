@@ -40,16 +40,11 @@ extension ContactTraceRecord {
     private init(bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm, asReceived: @autoclosure () -> Data)
         throws
     {
-        do {
-            let (decoded, raw) = try JSONDocument.decode(bytes, keepingRaw: form, asReceived: asReceived()) {
-                document in
-                try ContactTraceRecord(root: JSONObjectReader.root(document))
-            }
-            self = decoded
-            rawJSON = raw
-        } catch let error as ContactCenterDecodingError {
-            throw error.attributed(to: "ContactTraceRecord")
-        }
+        let (decoded, raw) = try JSONDocument.decodeRecord(
+            "ContactTraceRecord", bytes, keepingRaw: form, asReceived: asReceived()
+        ) { try ContactTraceRecord(root: $0) }
+        self = decoded
+        rawJSON = raw
     }
 
     private init(root: JSONObjectReader) throws {

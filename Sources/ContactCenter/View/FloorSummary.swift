@@ -6,7 +6,7 @@ public struct FloorSummary: Sendable, Hashable, Codable {
     public var onContact: Int
     /// Agents in after-contact work.
     public var afterContactWork: Int
-    /// Agents in a custom status (break, lunch …) or with an uncleared missed contact.
+    /// Agents in a custom status (break, lunch …) without a contact.
     public var customStatus: Int
     /// Agents offline but still logged in.
     public var offline: Int
@@ -14,11 +14,15 @@ public struct FloorSummary: Sendable, Hashable, Codable {
     public var contactsWaiting: Int
     /// Enqueue time of the contact waiting longest in any queue.
     public var oldestWaitSince: UTCTimestamp?
+    /// Agents with a contact incoming, pending or connecting (ringing).
+    public var connecting: Int
+    /// Agents with a missed, rejected or failed contact not cleared yet.
+    public var error: Int
 
     /// Creates the tiles.
     public init(
         available: Int, onContact: Int, afterContactWork: Int, customStatus: Int, offline: Int, contactsWaiting: Int,
-        oldestWaitSince: UTCTimestamp?
+        oldestWaitSince: UTCTimestamp?, connecting: Int = 0, error: Int = 0
     ) {
         self.available = available
         self.onContact = onContact
@@ -27,6 +31,8 @@ public struct FloorSummary: Sendable, Hashable, Codable {
         self.offline = offline
         self.contactsWaiting = contactsWaiting
         self.oldestWaitSince = oldestWaitSince
+        self.connecting = connecting
+        self.error = error
     }
 
     /// Counts `agents` by activity and sums the queues' waiting contacts.
@@ -40,7 +46,9 @@ public struct FloorSummary: Sendable, Hashable, Codable {
             customStatus: counts[.customStatus] ?? 0,
             offline: counts[.offline] ?? 0,
             contactsWaiting: queues.reduce(0) { $0 + $1.waiting },
-            oldestWaitSince: queues.compactMap(\.oldestWaitSince).min()
+            oldestWaitSince: queues.compactMap(\.oldestWaitSince).min(),
+            connecting: counts[.connecting] ?? 0,
+            error: counts[.error] ?? 0
         )
     }
 }

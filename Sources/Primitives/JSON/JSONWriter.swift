@@ -113,6 +113,13 @@ public struct JSONWriter: Sendable {
     }
 
     mutating func appendQuoted(_ text: String) {
+        Self.appendQuoted(text, to: &bytes)
+    }
+
+    /// Appends `text` as a JSON string, quoted and escaped, to `bytes`: the one escaping rule of
+    /// every JSON Switchboard writes (control characters as `\u00XX`, U+0000, which `jsonb`
+    /// cannot store, as U+FFFD).
+    public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         let utf8 = text.utf8
         // Most keys and values need no escaping: copy them whole (the hook's answers are all such).

@@ -31,7 +31,7 @@ public enum OneShotDatabase {
         try await probe(database, logger: logger)
         let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
+            await client.start(in: &group)
             defer { group.cancelAll() }
             return try await body(client, logger)
         }

@@ -8,8 +8,8 @@
     en: {
       title: "Floor", connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…",
       banner: "Connection lost — reconnecting. The figures below are not live.",
-      available: "Available", onContact: "On contact", afterContactWork: "After-contact work",
-      customStatus: "Custom status", offline: "Offline", contactsWaiting: "Contacts waiting", oldestWait: "Oldest wait",
+      available: "Available", activityConnecting: "Connecting", onContact: "On contact",
+      afterContactWork: "After-contact work", activityError: "Missed / error", customStatus: "Custom status", offline: "Offline", contactsWaiting: "Contacts waiting", oldestWait: "Oldest wait",
       queues: "Queues", queue: "Queue", waiting: "Waiting", offered: "Offered", answered: "Answered",
       abandoned: "Abandoned", serviceLevel: "Service level", serviceLevelToday: "Service level today",
       agents: "Agents", agent: "Agent", activity: "Activity", status: "Status", timeInStatus: "Time in status",
@@ -21,7 +21,8 @@
     ja: {
       title: "フロア", connecting: "接続中…", live: "ライブ", reconnecting: "再接続中…",
       banner: "接続が切れました。再接続しています。以下の数値はライブではありません。",
-      available: "受付可能", onContact: "対応中", afterContactWork: "後処理", customStatus: "離席",
+      available: "受付可能", activityConnecting: "呼出中", onContact: "対応中", afterContactWork: "後処理",
+      activityError: "不在・エラー", customStatus: "離席",
       offline: "オフライン", contactsWaiting: "待ち呼", oldestWait: "最長待ち時間",
       queues: "キュー", queue: "キュー", waiting: "待ち", offered: "着信", answered: "応答", abandoned: "放棄",
       serviceLevel: "サービスレベル", serviceLevelToday: "本日のサービスレベル",
@@ -36,6 +37,8 @@
   let lang = params.get("lang") || localStorage.getItem("switchboard.lang") ||
     ((navigator.language || "").startsWith("ja") ? "ja" : "en");
   const t = (key) => (labels[lang] && labels[lang][key]) || labels.en[key] || key;
+  // Agent activities (Connect's Agent Activity) whose names other labels already use.
+  const activityLabel = (activity) => t({ connecting: "activityConnecting", error: "activityError" }[activity] || activity);
 
   // The folded stream.
   let view = null, seq = null, epoch = null, live = false, today = null;
@@ -99,7 +102,8 @@
     if (!view) return;
     $("#business-day").textContent = view.businessDay || today?.date || "";
     const summary = view.summary;
-    for (const key of ["available", "onContact", "afterContactWork", "customStatus", "offline", "contactsWaiting"]) {
+    for (const key of ["available", "connecting", "onContact", "afterContactWork", "error", "customStatus", "offline",
+      "contactsWaiting"]) {
       $(`#tile-${key}`).textContent = summary[key];
     }
     $("#tile-oldestWait").textContent = summary.oldestWaitSince ? elapsed(summary.oldestWaitSince) : "–";
@@ -141,7 +145,7 @@
       cell(row, agent.name, "name");
       const badge = document.createElement("span");
       badge.className = `activity ${agent.activity}`;
-      badge.textContent = t(agent.activity);
+      badge.textContent = activityLabel(agent.activity);
       cell(row, badge, "activity-cell");
       cell(row, agent.status, "status");
       cell(row, elapsed(agent.statusSince), "ticking").dataset.since = agent.statusSince || "";

@@ -1,5 +1,6 @@
 import ContactCenter
 import Foundation
+import Primitives
 
 /// The columns of a contact record batch, sent as binary array binds, in ContactId order.
 ///
@@ -178,37 +179,11 @@ public struct ContactRecordColumns: Sendable {
         for (key, value) in members {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
-            appendString(key, to: &output)
+            JSONWriter.appendQuoted(key, to: &output)
             output.append(UInt8(ascii: ":"))
-            appendString(value, to: &output)
+            JSONWriter.appendQuoted(value, to: &output)
         }
         output.append(UInt8(ascii: "}"))
-    }
-
-    private static func appendString(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Most values need no escape: their bytes are appended at once.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: string.utf8)
-            output.append(UInt8(ascii: "\""))
-            return
-        }
-        let hex: StaticString = "0123456789abcdef"
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x00..<0x20:
-                output += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
-                output.append(hex.utf8Start[Int(byte >> 4)])
-                output.append(hex.utf8Start[Int(byte & 0x0F)])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }
 

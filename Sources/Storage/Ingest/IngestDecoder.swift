@@ -104,9 +104,9 @@ public struct IngestDecoder: Sendable {
                 _ where record.topic.hasPrefix(Self.importTopicPrefix):
                 return .success(.contactRecord(try ContactTraceRecord(jsonBytes: value, keepingRaw: .jsonbOrder)))
             case topics.agentEvents:
-                return .success(.agentEvent(try AgentEvent(jsonData: Data(value), keepingRaw: .jsonbOrder)))
+                return .success(.agentEvent(try AgentEvent(jsonBytes: value, keepingRaw: .jsonbOrder)))
             case topics.contactEvents:
-                return .success(.contactEvent(try ContactEvent(jsonData: Data(value), keepingRaw: .jsonbOrder)))
+                return .success(.contactEvent(try ContactEvent(jsonBytes: value, keepingRaw: .jsonbOrder)))
             default:
                 return .failure(
                     DeadLetterReason(kind: "unknown_topic", message: "no decoder for topic \(record.topic)"))

@@ -73,9 +73,15 @@ struct HTTPLimitsTests {
     func silentConnection() async throws {
         try await withServer { port in
             let sockets = try (0..<5).map { _ in try RawSocket(port: port) }
+            // Each socket is watched from now on, so a close is seen when it happens.
+            async let readings = withTaskGroup(of: RawSocket.Reading.self) { group in
+                for socket in sockets {
+                    group.addTask { await onThread { socket.readUntilClosed(limit: .seconds(10)) } }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
             #expect(try await hookCall(port) == "HTTP/1.1 200 OK", "the hook answers meanwhile")
-            for socket in sockets {
-                let reading = await onThread { socket.readUntilClosed(limit: .seconds(10)) }
+            for reading in await readings {
                 expectClosedAfter(reading, .seconds(1), "silent connection")
                 #expect(reading.bytes.isEmpty)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -24,27 +25,9 @@ final class RawSocket: Sendable {
         var statusLine: String { text.split(separator: "\r\n", maxSplits: 1).first.map(String.init) ?? "" }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// Connects to 127.0.0.1:`port`.
     init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            close(descriptor)
-            throw Failure(description: "connect: \(errno)")
-        }
+        descriptor = try LoopbackSocket.connect(port: port)
     }
 
     deinit { close(descriptor) }

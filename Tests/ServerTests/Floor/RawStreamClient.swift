@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -38,21 +39,7 @@ final class RawStreamClient {
 
     /// Connects to 127.0.0.1:`port` and sends `GET path`, as a WebSocket upgrade when asked.
     init(port: Int, path: String, headers extra: [String: String] = [:], webSocket: Bool) throws {
-        #if canImport(Glibc)
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else { throw Failure.connect(errno) }
+        socket = try LoopbackSocket.connect(port: port)
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         var lines = ["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"]
         if webSocket {

@@ -1,14 +1,11 @@
-import ContactCenter
-
-/// The contact state that decides an agent's activity in Amazon Connect's metrics, stored as
-/// `agent_event.contact_state` for the analyst views.
+/// The contact state that decides an agent's activity, by Amazon Connect's "Agent Activity"
+/// precedence (real-time metrics definitions).
 ///
-/// Connect's "Agent Activity" (real-time metrics definitions) ranks an agent's concurrent
-/// contacts: a contact in error, else missed, else rejected, else connected or on hold, else in
-/// after-contact work, else incoming or connecting. Unlike the console's ``AgentActivity``, the
-/// analyst views keep connecting time apart (Connect's occupancy counts it on neither side) and
-/// count missed, rejected and error time as the agent's idle time.
-enum AgentContactState: String, CaseIterable {
+/// Connect ranks an agent's concurrent contacts: a contact in error, else missed, else rejected,
+/// else connected or on hold, else in after-contact work, else incoming or connecting. The
+/// console (``AgentActivity``) and the analyst views (`agent_event.contact_state`, read by
+/// `agent_activity_segment`) both classify by it, so they agree on what an agent was doing.
+public enum AgentContactState: String, Sendable, Hashable, CaseIterable {
     /// `ERROR`: the connection to the agent failed.
     case error = "ERROR"
     /// `MISSED`: the agent did not accept an offered contact.
@@ -23,7 +20,7 @@ enum AgentContactState: String, CaseIterable {
     case connecting = "CONNECTING"
 
     /// The deciding state among `contacts`, by Connect's precedence; `nil` when none has a known state.
-    static func deciding(_ contacts: [AgentContact]) -> AgentContactState? {
+    public static func deciding(_ contacts: [AgentContact]) -> AgentContactState? {
         var best: AgentContactState?
         for contact in contacts {
             guard let state = AgentContactState(contact.state) else { continue }
