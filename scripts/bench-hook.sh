@@ -23,6 +23,7 @@
 # Every load runs at most 25 s, on 127.0.0.1 only. The last line is machine-readable:
 #   RESULT evals_per_s=<n> hook_p99_ms_at_5000=<x> hook_p99_ms_under_attack=<x> hook_peak_rps=<n>
 #          static_peak_rps=<n> flood_attempts=<n> flood_refused=<n> flood_failed_calls=<n>
+#          hook_p99_ms_at_1000=<x> mcp_store_status_p99_ms_at_1000=<x>  (MCP tools/call beside the hook)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -103,6 +104,16 @@ log "reference: the static GET /v1/ping at the same fixed rate, to separate the 
 "$work/fixed-rate" -p "$port" -P /v1/ping -r 5000 -d 10 -w 2 -c 32 | tee "$work/fixed-static.txt"
 static_p99_ms=$(figure p99_ms "$work/fixed-static.txt")
 
+log "MCP: tools/call store_status at 1,000 calls/s for 10 s, beside the hook at the same rate"
+cat >"$work/mcp.json" <<'JSON'
+{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"store_status","arguments":{"storeId":"shinjuku-izakaya"}}}
+JSON
+"$work/fixed-rate" -p "$port" -P /v1/hooks/main -b "$work/connect.json" -r 1000 -d 10 -w 2 -c 32 | tee "$work/fixed-1000.txt"
+hook_p99_1000_ms=$(figure p99_ms "$work/fixed-1000.txt")
+"$work/fixed-rate" -p "$port" -P /mcp -b "$work/mcp.json" -r 1000 -d 10 -w 2 -c 32 | tee "$work/fixed-mcp.txt"
+mcp_p99_ms=$(figure p99_ms "$work/fixed-mcp.txt")
+if [ "$(figure non2xx "$work/fixed-mcp.txt")" != "0" ]; then log "WARNING: non-200 answers from /mcp"; fi
+
 log "under attack: 5,000 requests/s while 5,000 idle and 2,000 slowloris connections are held open"
 ulimit -n "$(ulimit -Hn)"
 python3 scripts/tools/conn-flood.py hold --port "$port" --idle 5000 --slowloris 2000 --duration 22 \
@@ -157,4 +168,4 @@ done
 log "fixed-rate run: answered ${rate} requests/s, p99 ${p99_ms} ms (floor: < 2 ms); static route at the same rate: p99 ${static_p99_ms} ms; hey's p99 for the hook: ${hey_p99_ms} ms"
 log "under attack (5,000 idle + 2,000 slowloris): p99 ${attack_p99_ms} ms, ${attack_errors} failed calls"
 log "machine: $(nproc) cores shared by server and load generators; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "RESULT evals_per_s=${evals} hook_p99_ms_at_5000=${p99_ms} hook_p99_ms_under_attack=${attack_p99_ms} hook_peak_rps=${hook_peak} static_peak_rps=${static_peak} flood_attempts=${flood_attempts} flood_refused=${flood_refused} flood_failed_calls=${flood_failed}"
+echo "RESULT evals_per_s=${evals} hook_p99_ms_at_5000=${p99_ms} hook_p99_ms_under_attack=${attack_p99_ms} hook_peak_rps=${hook_peak} static_peak_rps=${static_peak} flood_attempts=${flood_attempts} flood_refused=${flood_refused} flood_failed_calls=${flood_failed} hook_p99_ms_at_1000=${hook_p99_1000_ms} mcp_store_status_p99_ms_at_1000=${mcp_p99_ms}"

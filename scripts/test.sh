@@ -4,7 +4,8 @@
 #   scripts/test.sh [swift test arguments...]
 #
 # Installs what is missing (librdkafka-dev, postgresql, chromium, ...), starts PostgreSQL on a free
-# loopback port in a temporary folder, runs `swift test`, the real-browser test of the console, the
+# loopback port in a temporary folder, runs `swift test`, the MCP endpoint under the official MCP
+# Python SDK (scripts/mcp-test.sh), the real-browser test of the console, the
 # smoke test of `switchboard dev` and the production-topology test, and stops the server even when
 # tests fail.
 set -euo pipefail
@@ -47,6 +48,9 @@ scripts/validate-deploy.sh --binary "$SWITCHBOARD_BINARY"
 log "running the tests"
 export SWITCHBOARD_BENCH_BINARY="$(swift build --show-bin-path)/switchboard-bench"
 swift test --skip-build "$@"
+
+log "the MCP endpoint through the official MCP Python SDK (scripts/mcp-test.sh)"
+scripts/mcp-test.sh
 
 log "the Amazon Connect hook forwarder (deploy/aws/hook-forwarder) against the real hook"
 python3 -W error::ResourceWarning -W ignore::DeprecationWarning deploy/aws/hook-forwarder/test_handler.py

@@ -145,9 +145,10 @@ promtool test rules deploy/prometheus/alerts.test.yaml >"$work/promtool-test.out
 # --- 6. CloudFormation (deploy/aws): cfn-lint from PyPI --------------------------------------------
 command -v cfn-lint >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check cfn-lint >/dev/null 2>&1 || true
 if command -v cfn-lint >/dev/null 2>&1; then
-    say "cfn-lint deploy/aws/connect-to-switchboard.yaml ($(cfn-lint --version 2>&1 | head -n 1))"
-    cfn-lint deploy/aws/connect-to-switchboard.yaml >"$work/cfn-lint.out" 2>&1 ||
-        fail cloudformation "cfn-lint deploy/aws/connect-to-switchboard.yaml" "$work/cfn-lint.out"
+    for template in deploy/aws/connect-to-switchboard.yaml deploy/aws/agentcore-gateway.yaml; do
+        say "cfn-lint $template ($(cfn-lint --version 2>&1 | head -n 1))"
+        cfn-lint "$template" >"$work/cfn-lint.out" 2>&1 || fail cloudformation "cfn-lint $template" "$work/cfn-lint.out"
+    done
 else
     fail cloudformation "cfn-lint is not installed and pip could not install it"
 fi
@@ -324,7 +325,8 @@ for line in open(os.path.join(root, "deploy", "compose.env.example"), encoding="
 def credential_problems(key, value):
     """What the roles' start checks would refuse in `key=value` (empty: nothing)."""
     found = []
-    if key in ("SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"):
+    if key in ("SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS",
+               "SWITCHBOARD_MCP_TOKENS"):
         parts = [p.strip() for p in value.split(",") if p.strip()]
     elif key in ("SWITCHBOARD_HOOK_HMAC_SECRET", "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET"):
         parts = [value] if value else []
@@ -413,7 +415,8 @@ SECRET_POLICY = {
     "ingest": ({"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}, {"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}),
     "serve": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"},
               {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET",
-               "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"}),
+               "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS",
+               "SWITCHBOARD_MCP_TOKENS"}),
     "receive": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"},
                 {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"}),
 }

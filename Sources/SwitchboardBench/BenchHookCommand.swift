@@ -87,7 +87,7 @@ struct BenchHookEvalCommand: ParsableCommand {
 struct BenchHookServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-hook-serve",
-        abstract: "Serve only the IVR hook (for load tests and fuzzing)."
+        abstract: "Serve only the IVR hook and its MCP tools (for load tests and fuzzing)."
     )
 
     @Option(help: "HTTP port (overrides SWITCHBOARD_HTTP_PORT).")
@@ -111,6 +111,7 @@ struct BenchHookServeCommand: AsyncParsableCommand {
                 readinessChecks: [hook.readinessCheck],
                 metricsRegistry: registry,
                 routeProviders: hook.routeProviders
+                    + [MCPWiring(settings: settings, hook: hook, floor: nil, open: true, logger: logger).routes]
             ),
             logger: Logger(label: "switchboard.http")
         )

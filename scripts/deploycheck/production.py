@@ -53,7 +53,9 @@ PROMQL_WORDS = {
     "and", "or", "unless", "by", "without", "on", "ignoring", "group_left", "group_right", "offset",
     "bool", "inf", "nan", "le", "time",
 }
-PUBLIC_PATHS = {"/v1/hooks/", "/v1/firehose/", "/v1/eventbridge/"}
+PUBLIC_PATHS = {
+    "/v1/hooks/", "/v1/firehose/", "/v1/eventbridge/", "/mcp", "/.well-known/oauth-protected-resource/mcp",
+}
 RECEIVER_PATHS = {"/v1/firehose/", "/v1/eventbridge/"}
 RECORD_LIMIT = 1048576
 

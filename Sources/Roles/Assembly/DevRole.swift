@@ -50,6 +50,7 @@ public enum DevRole {
             attributeKeys: settings.analystAttributeKeys, flows: { store.current?.flows })
         let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
         let receiver = try ReceiverWiring(settings: settings, bootstrap: bootstrap, open: true, logger: logger)
+        let mcp = MCPWiring(settings: settings, hook: hook, floor: floor, open: true, logger: logger)
         let http = context.http(
             readiness: [
                 DatabaseReadinessCheck(client: postgres),
@@ -59,7 +60,7 @@ public enum DevRole {
                 floor.readinessCheck,
             ] + (receiver.readinessCheck.map { [$0] } ?? []),
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
-            routes: hook.routeProviders + [floor.routes, receiver.routes]
+            routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes]
                 + [StaffingPlanner.routes(settings: settings, client: postgres, logger: logger)],
             drain: ShutdownDrain())
         let banner = DevBanner(

@@ -26,6 +26,7 @@ public enum ServeRole {
             settings: settings, bootstrap: settings.kafkaBootstrap, metadata: { try await producer.metadata() })
         let receiver = try ReceiverWiring(
             settings: settings, bootstrap: settings.kafkaBootstrap, open: false, logger: logger)
+        let mcp = MCPWiring(settings: settings, hook: hook, floor: floor, open: false, logger: logger)
         let http = context.http(
             readiness: [
                 KafkaReadinessCheck(
@@ -34,7 +35,7 @@ public enum ServeRole {
                 floor.readinessCheck,
             ] + (receiver.readinessCheck.map { [$0] } ?? []),
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
-            routes: hook.routeProviders + [floor.routes, receiver.routes],
+            routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes],
             drain: ShutdownDrain())
         return context.group(
             [

@@ -21,6 +21,7 @@ extension Settings {
             ("SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", secret("SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET")),
             ("SWITCHBOARD_CONSOLE_TOKENS", consoleTokens),
             ("SWITCHBOARD_FIREHOSE_ACCESS_KEYS", firehoseAccessKeys),
+            ("SWITCHBOARD_MCP_TOKENS", mcp.tokens),
         ]
         for (key, values) in own {
             for value in values {

@@ -95,6 +95,8 @@ public struct Settings: Sendable {
     public var floorTimeZone: TimeZone
     /// `SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS`: the service-level threshold of the console (default 20).
     public var floorServiceLevelSeconds: Int
+    /// `SWITCHBOARD_MCP_*`: the MCP endpoint (``MCPSettings``).
+    public var mcp: MCPSettings
 
     /// `SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS`: on SIGTERM, how long serve and dev keep answering
     /// while every `/ready` answers 503, before the server closes (default 5; Kubernetes' preStop
@@ -207,6 +209,7 @@ public struct Settings: Sendable {
         }
         floorTimeZone = floorZone
         floorServiceLevelSeconds = try integer("SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS", 20, range: 1...3_600)
+        mcp = try MCPSettings(environment: environment)
         var properties: [String: String] = [:]
         for pair in string("SWITCHBOARD_KAFKA_PROPERTIES", "").split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -1,21 +1,16 @@
-import Primitives
+import Crypto
 
-/// HMAC-SHA256 (RFC 2104), and the constant-time comparison its verifiers need.
+/// HMAC-SHA256 (RFC 2104) of hook signatures, computed by swift-crypto, and the hexadecimal
+/// parsing its verifiers need.
 ///
 /// Tested against the vectors of RFC 4231.
 enum HMACSHA256 {
+    /// The length of a MAC, in bytes.
+    static let byteCount = SHA256.byteCount
+
     /// The 32-byte MAC of `message` under `key`.
     static func authenticationCode(for message: some Sequence<UInt8>, key: some Collection<UInt8>) -> [UInt8] {
-        var block = key.count > SHA256.blockSize ? SHA256.hash(key) : Array(key)
-        block.append(contentsOf: repeatElement(0, count: SHA256.blockSize - block.count))
-        var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        let innerDigest = inner.finalize()
-        var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(innerDigest)
-        return outer.finalize()
+        Array(HMAC<SHA256>.authenticationCode(for: Array(message), using: SymmetricKey(data: Array(key))))
     }
 
     /// Bytes of hexadecimal text (either case), or `nil` when it is not hexadecimal.

@@ -84,7 +84,7 @@ struct HookAuthenticator: Sendable {
         guard abs(now() - seconds) <= replayWindowSeconds else { return .expiredSignature }
         let trimmed = signature.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("sha256="),
-            let presented = HMACSHA256.bytes(hex: trimmed.dropFirst(7)), presented.count == SHA256.digestSize
+            let presented = HMACSHA256.bytes(hex: trimmed.dropFirst(7)), presented.count == HMACSHA256.byteCount
         else { return .badSignatureFormat }
         var message = Array(timestamp.utf8)
         message.append(UInt8(ascii: "."))

@@ -1,0 +1,50 @@
+import Logging
+import Server
+
+/// The MCP endpoint of a process, built from the settings: `/mcp` and its metadata, answering
+/// from the hook's flows and the floor publisher.
+///
+/// `dev` passes `open: true`: without credentials it is open, with a warning; `serve` without
+/// credentials answers `/mcp` with 503 and logs why.
+public struct MCPWiring: Sendable {
+    /// The server's version in `initialize`.
+    public static let version = "1.0.0"
+
+    /// `/mcp` and `/.well-known/oauth-protected-resource`.
+    public let routes: any RouteProvider
+
+    /// - Parameters:
+    ///   - settings: The `SWITCHBOARD_MCP_*` settings.
+    ///   - hook: The hook whose flows the tools read.
+    ///   - floor: The floor whose view `queue_status` reads.
+    ///   - open: Whether no credentials leaves the endpoint open (dev).
+    public init(settings: Settings, hook: HookWiring, floor: FloorWiring?, open: Bool, logger: Logger) {
+        let mcp = settings.mcp
+        let oauth = mcp.oauthIssuer.flatMap { issuer in
+            mcp.oauthJWKSURL.map { url in
+                MCPConfiguration.OAuth(
+                    issuer: issuer,
+                    audiences: mcp.oauthAudiences.isEmpty ? mcp.resourceURL.map { [$0] } ?? [] : mcp.oauthAudiences,
+                    jwksURL: url)
+            }
+        }
+        let configuration = MCPConfiguration(
+            bearerTokens: mcp.tokens, oauth: oauth, allowsUnauthenticated: open, resource: mcp.resourceURL,
+            allowedOrigins: mcp.allowedOrigins, assumedHandleSeconds: mcp.assumedHandleSeconds)
+        if !configuration.requiresAuthentication {
+            if open {
+                logger.warning(
+                    "the MCP endpoint /mcp is open: set SWITCHBOARD_MCP_TOKENS or SWITCHBOARD_MCP_OAUTH_ISSUER outside development"
+                )
+            } else {
+                logger.warning(
+                    "the MCP endpoint /mcp refuses every call: set SWITCHBOARD_MCP_TOKENS or SWITCHBOARD_MCP_OAUTH_ISSUER"
+                )
+            }
+        }
+        let server = SwitchboardTools.server(
+            flows: hook.store, floor: floor.map { SwitchboardTools.floorView($0.publisher) }, version: Self.version,
+            assumedHandleSeconds: mcp.assumedHandleSeconds)
+        routes = MCPRoutes(server: server, configuration: configuration, logger: Logger(label: "switchboard.mcp"))
+    }
+}

@@ -1,0 +1,108 @@
+import Crypto
+import Foundation
+import Logging
+import Testing
+import _CryptoExtras
+
+@testable import Server
+
+/// OAuth access tokens: RS256 and ES256 signatures against a JWKS, issuer, audience, expiry.
+@Suite("JWT access tokens")
+struct JWTVerifierTests {
+    static let issuer = "https://issuer.test"
+    static let audience = "switchboard"
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let ecKey = P256.Signing.PrivateKey()
+    static let rsaKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func jwks() throws -> Data {
+        let point = ecKey.publicKey.rawRepresentation
+        let rsa = try rsaKey.publicKey.getKeyPrimitives()
+        let document: JSONValue = [
+            "keys": [
+                [
+                    "kty": "EC", "crv": "P-256", "kid": "ec-1", "use": "sig",
+                    "x": .string(base64URL(point.prefix(32))), "y": .string(base64URL(point.suffix(32))),
+                ],
+                [
+                    "kty": "RSA", "kid": "rsa-1", "alg": "RS256",
+                    "n": .string(base64URL(rsa.modulus)), "e": .string(base64URL(rsa.publicExponent)),
+                ],
+                ["kty": "oct", "kid": "secret", "k": "c2VjcmV0"],
+            ]
+        ]
+        return try JSONValue.encoder.encode(document)
+    }
+
+    static func token(alg: String = "ES256", kid: String = "ec-1", claims: JSONValue) throws -> String {
+        let header = base64URL(try JSONValue.encoder.encode(["alg": .string(alg), "kid": .string(kid)] as JSONValue))
+        let payload = base64URL(try JSONValue.encoder.encode(claims))
+        let input = Data("\(header).\(payload)".utf8)
+        let signature: Data =
+            alg == "RS256"
+            ? try rsaKey.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5).rawRepresentation
+            : try ecKey.signature(for: input).rawRepresentation
+        return "\(header).\(payload).\(base64URL(signature))"
+    }
+
+    static func claims(aud: JSONValue? = .string(audience), iss: String = issuer, exp: Double = 1_800_000_600)
+        -> JSONValue
+    {
+        var members: [String: JSONValue] = ["iss": .string(iss), "exp": .number(exp), "sub": "gateway"]
+        if let aud { members["aud"] = aud }
+        return .object(members)
+    }
+
+    static func verifier() throws -> JWTVerifier {
+        let keys = try jwks()
+        return JWTVerifier(
+            issuer: issuer, audiences: [audience],
+            keys: JWKSCache(logger: Logger(label: "test"), fetch: { keys }), leewaySeconds: 30, now: { now })
+    }
+
+    static func failure(_ token: String) async throws -> JWTVerifier.Failure? {
+        let verifier = try verifier()
+        do {
+            _ = try await verifier.verify(token)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("ES256 and RS256 tokens of the issuer for this audience are accepted")
+    func accepted() async throws {
+        #expect(try await Self.failure(Self.token(claims: Self.claims())) == nil)
+        #expect(try await Self.failure(Self.token(alg: "RS256", kid: "rsa-1", claims: Self.claims())) == nil)
+        #expect(try await Self.failure(Self.token(claims: Self.claims(aud: ["other", "switchboard"]))) == nil)
+        // Cognito: no aud, the client id is the audience.
+        var cognito = Self.claims(aud: nil)
+        if case .object(var members) = cognito {
+            members["client_id"] = "switchboard"
+            cognito = .object(members)
+        }
+        #expect(try await Self.failure(Self.token(claims: cognito)) == nil)
+    }
+
+    @Test("expired, wrong audience, wrong issuer, unknown key, forged and malformed tokens are refused")
+    func refused() async throws {
+        #expect(try await Self.failure(Self.token(claims: Self.claims(exp: 1_799_999_000))) == .expired)
+        #expect(try await Self.failure(Self.token(claims: Self.claims(aud: "someone-else"))) == .wrongAudience)
+        #expect(try await Self.failure(Self.token(claims: Self.claims(iss: "https://evil.test"))) == .wrongIssuer)
+        #expect(try await Self.failure(Self.token(kid: "nope", claims: Self.claims())) == .unknownKey("nope"))
+        #expect(
+            try await Self.failure(Self.token(alg: "RS256", kid: "ec-1", claims: Self.claims())) == .unknownKey("ec-1"))
+        let good = try Self.token(claims: Self.claims())
+        let parts = good.split(separator: ".")
+        let otherPayload = Self.base64URL(try JSONValue.encoder.encode(Self.claims(aud: "x")))
+        #expect(try await Self.failure("\(parts[0]).\(otherPayload).\(parts[2])") == .badSignature)
+        let none = Self.base64URL(Data(#"{"alg":"none"}"#.utf8))
+        #expect(try await Self.failure("\(none).\(parts[1]).") == .unsupportedAlgorithm("none"))
+        #expect(try await Self.failure("not-a-jwt") == .malformed)
+    }
+}
