@@ -216,9 +216,13 @@ final class HTTPConnectionGuard {
 
     // MARK: Timers
 
+    /// Starts the phase timer: `delay`, plus up to a tenth more at random, so that connections
+    /// opened together (a flood) do not all time out in the same millisecond and stall the event
+    /// loop with thousands of closes at once. A timeout never fires before its setting.
     private func schedule(_ delay: Duration, on eventLoop: any EventLoop) {
         timer?.cancel()
-        timer = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
+        let jittered = delay + delay * Double.random(in: 0...0.1)
+        timer = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(jittered)) { [self] in
             timer = nil
             expired()
         }
