@@ -17,7 +17,8 @@
 # 5. the peak rate for 10 s (`wrk`) against the hook and, in the same run, the static
 #    `GET /v1/ping` of the same server for reference.
 # 6. under attack: the same 5,000 requests/s while 5,000 idle and 2,000 slowloris connections are
-#    held open (scripts/tools/conn-flood.py reopens each as the server closes it), p99 beside the
+#    held open (scripts/tools/conn-hold.c, epoll in C so the attacker costs the 2 cores little,
+#    reopens each as the server closes it), p99 beside the
 #    plain one; then a second server with SWITCHBOARD_HTTP_MAX_CONNECTIONS=2000 takes a flood of
 #    30,000 connection attempts while the hook answers 1,000 requests/s (failed calls counted).
 # Every load runs at most 25 s, on 127.0.0.1 only. The last line is machine-readable:
@@ -116,8 +117,8 @@ if [ "$(figure non2xx "$work/fixed-mcp.txt")" != "0" ]; then log "WARNING: non-2
 
 log "under attack: 5,000 requests/s while 5,000 idle and 2,000 slowloris connections are held open"
 ulimit -n "$(ulimit -Hn)"
-python3 scripts/tools/conn-flood.py hold --port "$port" --idle 5000 --slowloris 2000 --duration 22 \
-    >"$work/attack.txt" &
+"$compiler" -O2 -Wall -o "$work/conn-hold" scripts/tools/conn-hold.c
+"$work/conn-hold" -p "$port" -i 5000 -s 2000 -d 22 >"$work/attack.txt" &
 attacker=$!
 sleep 5  # the attackers connect first
 "$work/fixed-rate" -p "$port" -P /v1/hooks/main -b "$work/connect.json" -r 5000 -d 10 -w 2 -c 32 | tee "$work/fixed-attack.txt"

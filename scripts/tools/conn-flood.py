@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Connection-level attacks on a loopback HTTP server, for `make bench-hook`'s "under attack" round.
+"""Connection-level attacks on a loopback HTTP server: `make bench-hook` runs its flood (its hold
+mode has a cheaper twin in C, scripts/tools/conn-hold.c, which the under-attack round uses).
 
   conn-flood.py hold  --port P --idle N --slowloris M --duration S
       keeps N connections that send nothing and M that trickle a request head (one header line

@@ -29,10 +29,14 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardR
 }
 
 /// Builds the HTTP application (a `Service`: run it in the process's `ServiceGroup`).
+///
+/// - Parameter eventLoopGroup: The event loops the server runs on (NIO's shared singleton by
+///   default; tests that time connections give theirs a group of its own).
 public func buildApplication(
     configuration: ServerConfiguration,
     dependencies: ServerDependencies,
-    logger: Logger
+    logger: Logger,
+    eventLoopGroup: EventLoopGroupProvider = .singleton
 ) -> some ApplicationProtocol {
     let router = buildRouter(dependencies: dependencies)
     return Application(
@@ -42,6 +46,7 @@ public func buildApplication(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: configuration.serverName
         ),
+        eventLoopGroupProvider: eventLoopGroup,
         logger: logger
     )
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOPosix
 import Roles
 import Testing
 
@@ -34,6 +35,10 @@ struct HTTPLimitsTests {
         }
     }
 
+    /// The server's own event loops: on the shared singleton, other suites running at the same
+    /// time (PostgreSQL clients, stream floods) queue work ahead of the timers under test.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
     /// Runs `body` with the port of a live server: the hook (bearer token), health and readiness.
     func withServer(_ limits: HTTPLimits = limits, _ body: @escaping @Sendable (Int) async throws -> Void)
         async throws
@@ -49,7 +54,7 @@ struct HTTPLimitsTests {
                         store: HookFixtures.shippedStore, configuration: HookConfiguration(bearerTokens: [Self.token])),
                     DownloadRoute(),
                 ]),
-            logger: logger)
+            logger: logger, eventLoopGroup: .shared(Self.eventLoops))
         try await app.test(.live) { client in try await body(client.port!) }
     }
 
@@ -94,11 +99,18 @@ struct HTTPLimitsTests {
             let socket = try RawSocket(port: port)
             let reading = await onThread { () -> RawSocket.Reading in
                 socket.send("GET /health HTTP/1.1\r\nHost: x\r\n")
-                for line in 0..<20 {
-                    Thread.sleep(forTimeInterval: 0.3)
+                // A header line every 0.3 s until the server answers; what the socket holds
+                // after the answer is its close.
+                for line in 0..<40 {
+                    let answer = socket.readResponse(limit: .milliseconds(300))
+                    if !answer.bytes.isEmpty || answer.closed {
+                        var rest = socket.readUntilClosed(limit: .seconds(5))
+                        rest.bytes = answer.bytes + rest.bytes
+                        return rest
+                    }
                     guard socket.send("X-Line-\(line): a\r\n") else { break }
                 }
-                return socket.readUntilClosed(limit: .seconds(10))
+                return socket.readUntilClosed(limit: .seconds(5))
             }
             #expect(reading.statusLine == "HTTP/1.1 408 Request Timeout", "\(reading.text)")
             #expect(reading.text.contains(#""error":"request_timeout""#))
