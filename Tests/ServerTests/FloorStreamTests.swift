@@ -16,6 +16,7 @@ struct FloorStreamTests {
         tokens: [String] = [],
         queue: Int = 256,
         maxSubscribers: Int = 1_000,
+        limits: HTTPLimits = HTTPLimits(),
         _ body: @escaping @Sendable (FloorPublisher, Int, any TestClientProtocol) async throws -> Void
     ) async throws {
         let publisher = FloorPublisher(
@@ -25,7 +26,7 @@ struct FloorStreamTests {
         var logger = Logger(label: "floor-test")
         logger.logLevel = .warning
         let app = buildApplication(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits),
             dependencies: ServerDependencies(
                 readinessChecks: [FloorReadinessCheck(publisher: publisher)],
                 routeProviders: [FloorRoutes(publisher: publisher, tokens: AccessTokens(tokens))]),
@@ -155,7 +156,11 @@ struct FloorStreamTests {
     @Test(
         "a WebSocket client that stops reading gets a fresh snapshot later; another client gets every delta meanwhile")
     func slowClientIsResnapshotted() async throws {
-        try await withFloorServer(queue: 16) { publisher, port, _ in
+        // The slow client neither reads nor answers pings for as long as the 1,500 changes take
+        // (seconds, or a minute on a loaded machine): the connection's write-stall and ping
+        // timeouts, tested below, would end it; here they are out of the way.
+        let patient = HTTPLimits(writeStallTimeout: .seconds(3_600), webSocketPingInterval: .seconds(3_600))
+        try await withFloorServer(queue: 16, limits: patient) { publisher, port, _ in
             // Agents with long names make each delta big, so kernel buffers fill quickly.
             let wide = String(repeating: "x", count: 4_000)
             let slow = try await webSocket(port)
@@ -194,6 +199,69 @@ struct FloorStreamTests {
             }
             #expect(sawResnapshot)
             #expect(slowModel.view == (await publisher.currentView().view))
+        }
+    }
+
+    @Test("a WebSocket peer that answers no ping is closed with 1001 after two ping intervals; one that answers stays")
+    func unansweredPingsClose() async throws {
+        let limits = HTTPLimits(webSocketPingInterval: .seconds(1))
+        try await withFloorServer(limits: limits) { _, port, _ in
+            // The answering peer runs on a thread of its own, so its pongs never wait for this
+            // task to be scheduled; it answers every ping for 3.5 s (three of them).
+            let answering = try RawSocket(port: port)
+            answering.send(
+                "GET /v1/floor/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            let pongs = startOnThread { answering.answerPings(for: .milliseconds(3_500)) }
+
+            let silent = try await webSocket(port)
+            silent.answersPings = false
+            let opened = ContinuousClock.now
+            _ = try await nextMessage(silent)
+            // The silent peer reads on until the server's close frame; the connection must end
+            // (the bound is liveness, not timing: it holds on any machine that runs at all).
+            await #expect(throws: RawStreamClient.Failure.closed) {
+                while ContinuousClock.now - opened < .seconds(30) { _ = try await silent.nextWebSocketText() }
+            }
+            #expect(silent.closeCode == 1001, "going away: \(String(describing: silent.closeCode))")
+            #expect(ContinuousClock.now - opened >= .seconds(2) - .milliseconds(50), "not before two intervals")
+
+            let answered = await pongs.value
+            #expect(answered.pings >= 3 && !answered.closed, "\(answered)")
+        }
+    }
+
+    @Test("a WebSocket client that stops reading is closed after the write-stall timeout and unsubscribed")
+    func stalledWebSocketCloses() async throws {
+        let limits = HTTPLimits(writeStallTimeout: .milliseconds(500), webSocketPingInterval: .seconds(3_600))
+        try await withFloorServer(queue: 16, limits: limits) { publisher, port, _ in
+            let wide = String(repeating: "x", count: 4_000)
+            let stalled = try await webSocket(port)
+            _ = try await nextMessage(stalled)
+            // It reads nothing while deltas fill the socket buffers; the server's channel turns
+            // unwritable and is closed half a second later.
+            for index in 1...3_000 {
+                await publisher.ingest([
+                    E.agent(index % 50, status: "\(wide)-\(index)", type: .custom, at: Double(index))
+                ])
+                if index % 100 == 0 { await Task.yield() }
+            }
+            // What the buffers held is read; then the end of the connection, not a resnapshot
+            // and the deltas after it.
+            var messages = 0
+            await #expect(throws: RawStreamClient.Failure.closed) {
+                while true {
+                    _ = try await stalled.nextWebSocketText(timeout: .seconds(30))
+                    messages += 1
+                }
+            }
+            #expect(messages < 3_000, "closed before every delta reached it: \(messages)")
+            var unsubscribed = false
+            for _ in 0..<300 where !unsubscribed {
+                unsubscribed = await publisher.subscriberCount == 0
+                if !unsubscribed { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(unsubscribed, "the publisher let go of the closed subscriber")
         }
     }
 

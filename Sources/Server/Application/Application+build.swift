@@ -63,7 +63,7 @@ extension HTTPServerBuilder {
                 httpDecoderConfiguration: .init(
                     maxHeaderFieldSize: limits.maxHeadBytes, maxHeaderListSize: limits.maxHeadBytes,
                     maxHeaderFieldCount: limits.maxHeaderLines)),
-            ws: .init(autoPing: .enabled(timePeriod: .seconds(30)))
+            ws: .init(autoPing: .enabled(timePeriod: limits.webSocketPingInterval))
         )
         return HTTPServerBuilder { responder in
             GuardedHTTPChannel(

@@ -18,6 +18,10 @@ public struct HTTPLimits: Sendable {
     /// stream client gone quiet, a stalled download) before it is closed. The per-client queues
     /// bound the memory meanwhile; this frees the connection.
     public var writeStallTimeout: Duration
+    /// How often a WebSocket peer is pinged. A peer that has not answered a ping by the next one
+    /// is closed (WebSocket code 1001), so a stream client that vanished without a close (a
+    /// laptop lid shut, a NAT entry dropped) is noticed within two periods.
+    public var webSocketPingInterval: Duration
     /// The most connections served in full at once (`SWITCHBOARD_HTTP_MAX_CONNECTIONS`).
     ///
     /// Up to ``reservedConnections`` more are accepted for `/health`, `/ready` and `/metrics`
@@ -37,6 +41,7 @@ public struct HTTPLimits: Sendable {
         bodyTimeout: Duration = .seconds(30),
         idleTimeout: Duration = .seconds(75),
         writeStallTimeout: Duration = .seconds(30),
+        webSocketPingInterval: Duration = .seconds(30),
         maxConnections: Int = HTTPLimits.defaultMaxConnections(),
         reservedConnections: Int = 64,
         maxHeadBytes: Int = 32 * 1024,
@@ -46,6 +51,7 @@ public struct HTTPLimits: Sendable {
         self.bodyTimeout = bodyTimeout
         self.idleTimeout = idleTimeout
         self.writeStallTimeout = writeStallTimeout
+        self.webSocketPingInterval = webSocketPingInterval
         self.maxConnections = maxConnections
         self.reservedConnections = reservedConnections
         self.maxHeadBytes = maxHeadBytes

@@ -93,6 +93,70 @@ final class RawSocket: Sendable {
     }
 }
 
+extension RawSocket {
+    /// What ``answerPings(for:)`` saw.
+    struct PingAnswers: Sendable {
+        var pings = 0
+        var closed = false
+    }
+
+    /// After a WebSocket upgrade request: reads the 101 and then the server's frames for
+    /// `duration`, answering each ping with its pong, as a healthy browser does.
+    func answerPings(for duration: Duration) -> PingAnswers {
+        var answers = PingAnswers()
+        let deadline = ContinuousClock.now + duration
+        var raw: [UInt8] = []
+        var upgraded = false
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 20) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 {
+                if count < 0 && errno == EINTR { continue }
+                answers.closed = true
+                return answers
+            }
+            raw += buffer[0..<count]
+            if !upgraded {
+                guard let end = raw.firstRange(of: [13, 10, 13, 10]) else { continue }
+                raw.removeSubrange(..<end.upperBound)
+                upgraded = true
+            }
+            // Server frames are unmasked; the floor's are short enough for a 16-bit length.
+            while raw.count >= 2 {
+                var length = Int(raw[1] & 0x7F)
+                var offset = 2
+                if length == 126 {
+                    guard raw.count >= 4 else { break }
+                    length = Int(raw[2]) << 8 | Int(raw[3])
+                    offset = 4
+                } else if length == 127 {
+                    guard raw.count >= 10 else { break }
+                    length = raw[2..<10].reduce(0) { $0 << 8 | Int($1) }
+                    offset = 10
+                }
+                guard raw.count >= offset + length else { break }
+                let opcode = raw[0] & 0x0F
+                let payload = Array(raw[offset..<(offset + length)])
+                raw.removeSubrange(..<(offset + length))
+                if opcode == 0x8 {
+                    answers.closed = true
+                    return answers
+                }
+                if opcode == 0x9 {
+                    answers.pings += 1
+                    let mask: [UInt8] = [9, 8, 7, 6]
+                    send(
+                        [0x8A, 0x80 | UInt8(payload.count)] + mask
+                            + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] })
+                }
+            }
+        }
+        return answers
+    }
+}
+
 /// Runs `body` on a new thread and returns its result: blocking socket calls stay off the
 /// cooperative pool.
 ///

@@ -12,7 +12,7 @@ import SwitchboardTesting
 /// (chunked body, `id:`/`data:` lines, comments) to check the wire, and it can stop reading on
 /// purpose, which high-level clients cannot.
 final class RawStreamClient {
-    enum Failure: Error {
+    enum Failure: Error, Equatable {
         case connect(Int32)
         case closed
         case timeout(String)
@@ -35,6 +35,10 @@ final class RawStreamClient {
     private var fragments: [UInt8] = []
 
     private(set) var status = 0
+    /// Whether WebSocket pings are answered (a broken peer's are not).
+    var answersPings = true
+    /// The code of the WebSocket close frame the server sent, once one arrived.
+    private(set) var closeCode: UInt16?
     private(set) var headers: [String: String] = [:]
 
     /// Connects to 127.0.0.1:`port` and sends `GET path`, as a WebSocket upgrade when asked.
@@ -108,8 +112,10 @@ final class RawStreamClient {
         while true {
             if let (fin, opcode, payload) = try takeFrame() {
                 switch opcode {
-                case 0x9: try sendFrame(opcode: 0xA, payload: payload)
-                case 0x8: throw Failure.closed
+                case 0x9: if answersPings { try sendFrame(opcode: 0xA, payload: payload) }
+                case 0x8:
+                    if payload.count >= 2 { closeCode = UInt16(payload[0]) << 8 | UInt16(payload[1]) }
+                    throw Failure.closed
                 case 0x1, 0x0:
                     fragments += payload
                     if fin {
