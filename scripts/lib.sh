@@ -136,3 +136,27 @@ create_database() {
         -c "SELECT 1 FROM pg_database WHERE datname = '$name'" | grep -q 1 \
         || psql -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q -c "CREATE DATABASE \"$name\""
 }
+
+# Times the console's staffing panel: starts `BINARY dev` (simulator off, embedded Kafka) on the
+# database of SWITCHBOARD_DATABASE_URL, asks `GET /v1/staffing` (what the panel fetches: today,
+# every queue) 20 times after one warm-up, and prints "MEDIAN_MS MAX_MS".
+time_staffing_panel() {
+    local binary=$1 http_port dev_pid times
+    http_port=$(free_port)
+    SWITCHBOARD_SIMULATOR=off SWITCHBOARD_HTTP_PORT=$http_port \
+        "$binary" dev >"${TMPDIR:-/tmp}/staffing-panel-dev.$$.log" 2>&1 &
+    dev_pid=$!
+    if ! wait_ready "http://127.0.0.1:$http_port/ready" 120 "$dev_pid"; then
+        tail -n 20 "${TMPDIR:-/tmp}/staffing-panel-dev.$$.log" >&2
+        kill "$dev_pid" 2>/dev/null || true
+        return 1
+    fi
+    curl -fsS -o /dev/null "http://127.0.0.1:$http_port/v1/staffing"
+    times=$(for _ in $(seq 20); do
+        curl -fsS -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$http_port/v1/staffing"
+    done | sort -n)
+    kill -INT "$dev_pid" 2>/dev/null || true
+    wait "$dev_pid" 2>/dev/null || true
+    rm -f "${TMPDIR:-/tmp}/staffing-panel-dev.$$.log"
+    echo "$times" | awk '{ v[NR] = $1 * 1000 } END { printf "%.1f %.1f\n", v[int((NR + 1) / 2)], v[NR] }'
+}

@@ -6,25 +6,41 @@ import PostgresNIO
 import ServiceLifecycle
 import Storage
 
-/// `switchboard dev` on an empty database: simulated history for the staffing forecast, so the
-/// console's staffing panel has a plan within a minute of the first start.
+/// Simulated history for the staffing forecast on an empty database: `switchboard dev` seeds it
+/// so the console's staffing panel has a plan within a minute of the first start, and
+/// `switchboard staffing seed --days N` writes a longer stretch for trying the plan and the
+/// backtest.
 ///
 /// Runs the traffic simulation (the same as the live simulator's, asking the flows in process
-/// instead of over HTTP) over the last 8 weeks and over last year's holidays and pre-holidays,
-/// and writes its contact records with the ingest writer (group `switchboard-dev-seed`). Does
-/// nothing when `contact_record` has a row; failures are logged, never thrown.
-struct StaffingHistorySeeder: Service {
+/// instead of over HTTP) over the last 8 weeks and over last year's holidays and pre-holidays
+/// (or over the last N days), and writes its contact records with the ingest writer (group
+/// `switchboard-dev-seed`). Writes nothing when `contact_record` has a row. As a service (the
+/// dev role) failures are logged, never thrown.
+public struct StaffingHistorySeeder: Service {
     var settings: Settings
     var client: PostgresClient
     var schema: StartupGate
     var logger: Logger
 
-    func run() async throws {
+    /// A seeder writing through `client` with the flows and simulator settings of `settings`.
+    public init(settings: Settings, client: PostgresClient, logger: Logger) {
+        self.init(settings: settings, client: client, schema: StartupGate(), logger: logger)
+        schema.open()
+    }
+
+    init(settings: Settings, client: PostgresClient, schema: StartupGate, logger: Logger) {
+        self.settings = settings
+        self.client = client
+        self.schema = schema
+        self.logger = logger
+    }
+
+    public func run() async throws {
         await schema.wait()
         do {
             // Ctrl-C during the seeding stops it at once: what was written stays, a later start
             // finds contacts and seeds nothing more.
-            try await cancelWhenGracefulShutdown { try await seed(now: Date()) }
+            try await cancelWhenGracefulShutdown { _ = try await seed(now: Date()) }
         } catch is CancellationError {
         } catch {
             logger.warning("staffing history not seeded: \(error)")
@@ -50,22 +66,27 @@ struct StaffingHistorySeeder: Service {
         }
     }
 
-    func seed(now: Date) async throws {
+    /// Seeds the history ending at `now`: the last `days` days when given, else the last 8 weeks
+    /// and each holiday and pre-holiday between 400 and 56 days ago.
+    /// - Returns: the contact records written; `nil` when `contact_record` already had a row.
+    /// - Throws: a flow file that does not load; PostgreSQL errors; `CancellationError`.
+    public func seed(now: Date, days: Int? = nil) async throws -> Int? {
         let empty = try await client.query("SELECT NOT EXISTS (SELECT 1 FROM contact_record)", logger: logger)
-        for try await isEmpty in empty.decode(Bool.self) where !isEmpty { return }
+        for try await isEmpty in empty.decode(Bool.self) where !isEmpty { return nil }
         let flows = try FlowStore.load(directory: settings.flowsDirectory).flows
         let stores = flows.stores.compactMap { store -> TrafficSimulationConfiguration.Store? in
             guard let number = store.dialedNumbers.first else { return nil }
             return .init(id: store.id, dialedNumber: number, queue: store.attributes["kind"] ?? "general")
         }
-        guard let reference = flows.stores.first, !stores.isEmpty else { return }
+        guard let reference = flows.stores.first, !stores.isEmpty else { return 0 }
         let day: Int64 = 86_400_000
         let nowMs = Int64(now.timeIntervalSince1970 * 1000)
-        // Japan's midnight of today, then the windows: the last 8 weeks, and each holiday and
-        // pre-holiday between 400 and 56 days ago (as the first store's calendar has them).
+        // Japan's midnight of today, then the windows: the last `days` days in one, or the last
+        // 8 weeks and each holiday and pre-holiday between 400 and 56 days ago (as the first
+        // store's calendar has them).
         let midnight = (nowMs + 9 * 3_600_000) / day * day - 9 * 3_600_000
-        var windows: [(Int64, Int64)] = [(midnight - 56 * day, nowMs - 15 * 60_000)]
-        for back in stride(from: 400, to: 56, by: -1) {
+        var windows: [(Int64, Int64)] = [(midnight - Int64(days ?? 56) * day, nowMs - 15 * 60_000)]
+        for back in stride(from: 400, to: 56, by: -1) where days == nil {
             let start = midnight - Int64(back) * day
             let noon = UTCTimestamp(millisecondsSince1970: start + 12 * 3_600_000)
             switch reference.schedule.decision(at: noon.date).dayType {
@@ -115,5 +136,6 @@ struct StaffingHistorySeeder: Service {
         logger.info(
             "seeded staffing history: \(written) simulated contact records over \(windows.count) periods in \(Int(Date().timeIntervalSince(started))) s"
         )
+        return written
     }
 }
