@@ -1,6 +1,6 @@
 # Switchboard's entry points. Each target is a thin wrapper around a script in scripts/.
 
-.PHONY: run test build lint format bench-ingest bench-decode bench-analyst bench-hook bench-console bench-receiver browser-test fuzz-hook topology-test schema clean
+.PHONY: run test build lint format bench-ingest bench-decode bench-analyst bench-hook bench-console bench-receiver bench-staffing browser-test fuzz-hook topology-test schema clean
 
 run: ## Build and run the whole system on the embedded defaults (switchboard dev)
 	scripts/run.sh
@@ -34,6 +34,9 @@ bench-console: ## 500 WebSocket clients, 2,000 events/s to Kafka for 60 s (scrip
 
 bench-receiver: ## CTRs/s through the Firehose receiver into the embedded Kafka (500 per request, plain and gzip) vs kcat -P
 	scripts/bench-receiver.sh
+
+bench-staffing: ## A simulated year: the staffing backtest's WAPE per day type vs naive baselines; the plan and the console panel timed
+	scripts/bench-staffing.sh
 
 browser-test: ## Headless Chromium checks the console fed through the embedded Kafka; screenshot in .artifacts/browser/
 	scripts/browser-test.sh
