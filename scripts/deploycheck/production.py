@@ -1,6 +1,6 @@
 """Production checks of the deployment material (issue 38), run by scripts/validate-deploy.sh:
 
-    python3 -m scripts.deploycheck.production ROOT WORK
+    PYTHONPATH=scripts python3 -m deploycheck.production ROOT WORK
 
 WORK holds the renders the shell made: kubernetes.yaml (the base), kubernetes-receive.yaml (the
 base + components/receive), kafka-topics.yaml (deploy/kubernetes/kafka-topics). Checks:
@@ -34,6 +34,8 @@ import re
 import sys
 
 import yaml
+
+from .common import exported_metrics
 
 # Metrics the rules may use that Switchboard does not export: Prometheus' own and kube-state-metrics'
 # (and cAdvisor's, for the dashboard's throttling hints).
@@ -73,13 +75,15 @@ class Checker:
 
     def load(self, path):
         try:
-            return [d for d in yaml.safe_load_all(open(path, encoding="utf-8")) if d]
+            with open(path, encoding="utf-8") as f:
+                return [d for d in yaml.safe_load_all(f) if d]
         except (OSError, yaml.YAMLError) as error:
             self.problem("yaml", os.path.relpath(path, self.root), f"does not load: {error}")
             return []
 
     def read(self, *parts):
-        return open(os.path.join(self.root, *parts), encoding="utf-8").read()
+        with open(os.path.join(self.root, *parts), encoding="utf-8") as f:
+            return f.read()
 
     # ------------------------------------------------------------------ topics
     def topics(self):
@@ -229,14 +233,6 @@ class Checker:
         self.ingresses(receive, "kustomize +receive", "switchboard-receive")
 
     # ------------------------------------------------------------------ Prometheus
-    def exported(self):
-        names = set()
-        for dirpath, _, files in os.walk(os.path.join(self.root, "Sources")):
-            for f in files:
-                if f.endswith(".swift"):
-                    names.update(re.findall(r'"(switchboard_[a-z0-9_]+)"', open(os.path.join(dirpath, f), encoding="utf-8").read()))
-        return names
-
     @staticmethod
     def metric_names(expr):
         text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', expr)
@@ -252,7 +248,7 @@ class Checker:
         return names
 
     def prometheus(self):
-        exported = self.exported()
+        exported = exported_metrics(self.root)
         rules = self.load(os.path.join(self.root, "deploy", "prometheus", "alerts.yaml"))
         tests = self.load(os.path.join(self.root, "deploy", "prometheus", "alerts.test.yaml"))
         tested = {t.get("alertname") for test in ((tests[0] if tests else {}).get("tests") or [])
@@ -307,7 +303,7 @@ class Checker:
             return {suffix: value}
         Loader.add_multi_constructor("!", intrinsic)
         W = "deploy/aws/connect-to-switchboard.yaml"
-        template = yaml.load(open(os.path.join(self.root, W), encoding="utf-8"), Loader=Loader)
+        template = yaml.load(self.read(W), Loader=Loader)
         resources = template.get("Resources") or {}
         params = template.get("Parameters") or {}
         ref = lambda v: v.get("Ref") if isinstance(v, dict) else None

@@ -1,0 +1,478 @@
+import copy
+import os
+import tempfile
+import unittest
+
+import yaml
+
+from .. import kubernetes
+from .support import CheckerTest, report
+
+NS = "switchboard"
+SECURE = {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True, "capabilities": {"drop": ["ALL"]}}
+POD_SECURITY = {"runAsNonRoot": True, "runAsUser": 10001}
+CA_VOLUMES = [
+    {"name": "postgres-ca", "secret": {"secretName": "switchboard-postgres-ca", "optional": True}},
+    {"name": "kafka-ca", "secret": {"secretName": "switchboard-kafka-ca", "optional": True}},
+]
+POSTGRES_CA = {"name": "postgres-ca", "mountPath": "/etc/switchboard/postgres-ca", "readOnly": True}
+KAFKA_CA = {"name": "kafka-ca", "mountPath": "/etc/switchboard/kafka-ca", "readOnly": True}
+
+# The Secrets deploy/README.md's steps create, as documented_secrets gives them.
+SECRETS = {
+    "switchboard-database": {"stringData": {
+        "SWITCHBOARD_DATABASE_URL": "postgres://switchboard@db:5432/switchboard?sslmode=verify-full&sslrootcert=/etc/switchboard/postgres-ca/ca.crt"}},
+    "switchboard-kafka": {"stringData": {"SWITCHBOARD_KAFKA_PROPERTIES": "security.protocol=SSL,ssl.ca.location=/etc/switchboard/kafka-ca/ca.crt"}},
+    "switchboard-serve": {"stringData": {"SWITCHBOARD_HOOK_TOKENS": "<file hook>", "SWITCHBOARD_CONSOLE_TOKENS": "<file console>"}},
+    "switchboard-receiver": {"stringData": {"SWITCHBOARD_FIREHOSE_ACCESS_KEYS": "key"}},
+}
+
+
+def meta(name, **extra):
+    return {"name": name, "namespace": NS, **extra}
+
+
+def container(role, secrets, mounts, **extra):
+    return {
+        "name": role, "image": "switchboard:latest", "args": [role],
+        "envFrom": [{"configMapRef": {"name": "switchboard-settings"}}] + [{"secretRef": {"name": s}} for s in secrets],
+        "ports": [{"name": "http", "containerPort": 8080}],
+        "resources": {"requests": {"cpu": "250m", "memory": "256Mi"}, "limits": {"memory": "1Gi"}},
+        "securityContext": copy.deepcopy(SECURE),
+        "volumeMounts": mounts,
+        **extra,
+    }
+
+
+def http(path, **extra):
+    return {"httpGet": {"path": path, "port": "http"}, **extra}
+
+
+def deployment(name, replicas, pod, role):
+    labels = {"app.kubernetes.io/name": name}
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta(name),
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": dict(labels)},
+            "strategy": {"rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}},
+            "template": {
+                "metadata": {"labels": dict(labels),
+                             "annotations": {"prometheus.io/scrape": "true", "prometheus.io/path": "/metrics"}},
+                "spec": {"automountServiceAccountToken": False, "securityContext": dict(POD_SECURITY), **pod},
+            },
+        },
+    }
+
+
+def pdb(name, **budget):
+    return {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": meta(name),
+            "spec": {**budget, "selector": {"matchLabels": {"app.kubernetes.io/name": name}}}}
+
+
+def good_render():
+    ingest = container("ingest", ["switchboard-database", "switchboard-kafka"], [POSTGRES_CA, KAFKA_CA],
+                       readinessProbe=http("/ready"), livenessProbe=http("/health"))
+    ingest["resources"] = {"requests": {"cpu": "500m", "memory": "320Mi"}, "limits": {"memory": "512Mi"}}
+    serve = container("serve", ["switchboard-serve", "switchboard-receiver", "switchboard-kafka"], [KAFKA_CA],
+                      readinessProbe=http("/ready/hook"), livenessProbe=http("/health"),
+                      startupProbe=http("/ready", periodSeconds=5, failureThreshold=120),
+                      lifecycle={"preStop": {"exec": {"command": ["/bin/sleep", "10"]}}})
+    migrate = container("migrate", ["switchboard-database"], [POSTGRES_CA])
+    return [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta("switchboard-settings"),
+         "data": {"SWITCHBOARD_HTTP_HOST": "0.0.0.0"}},
+        {"apiVersion": "v1", "kind": "Service", "metadata": meta("switchboard-serve"),
+         "spec": {"selector": {"app.kubernetes.io/name": "switchboard-serve"}, "ports": [{"port": 80, "targetPort": "http"}]}},
+        deployment("switchboard-ingest", 2, {"terminationGracePeriodSeconds": 60, "containers": [ingest],
+                                             "volumes": copy.deepcopy(CA_VOLUMES)}, "ingest"),
+        deployment("switchboard-serve", 3, {"terminationGracePeriodSeconds": 45, "containers": [serve],
+                                            "volumes": copy.deepcopy(CA_VOLUMES[1:])}, "serve"),
+        {"apiVersion": "batch/v1", "kind": "Job", "metadata": meta("switchboard-migrate"),
+         "spec": {"template": {"spec": {"restartPolicy": "OnFailure", "automountServiceAccountToken": False,
+                                        "securityContext": dict(POD_SECURITY), "containers": [migrate],
+                                        "volumes": copy.deepcopy(CA_VOLUMES[:1])}}}},
+        pdb("switchboard-ingest", maxUnavailable=1),
+        pdb("switchboard-serve", minAvailable=2),
+    ]
+
+
+def find(docs, kind, name):
+    return next(d for d in docs if d["kind"] == kind and d["metadata"]["name"] == name)
+
+
+def pod(docs, name):
+    return find(docs, "Deployment", name)["spec"]["template"]["spec"]
+
+
+def checked(docs, live_flows=False, secrets=SECRETS, external=(), text=None):
+    r = report()
+    text = yaml.safe_dump_all(docs) if text is None else text
+    kubernetes.Render(r, docs, text, "render", live_flows, secrets, external).check()
+    return r.problems
+
+
+class RenderTest(CheckerTest):
+    def test_good_render_passes(self):
+        self.assertClean(checked(good_render()))
+
+    def test_nothing_rendered(self):
+        self.assertReports(checked([]), "render: rendered nothing")
+
+    def test_deployment_without_resource_limits(self):
+        docs = good_render()
+        del pod(docs, "switchboard-serve")["containers"][0]["resources"]["limits"]
+        self.assertReports(checked(docs), "Deployment/switchboard-serve container serve", "resources.limits.memory required")
+
+    def test_container_without_image_or_requests(self):
+        docs = good_render()
+        c = pod(docs, "switchboard-serve")["containers"][0]
+        del c["image"]
+        del c["resources"]["requests"]["cpu"]
+        problems = checked(docs)
+        self.assertReports(problems, "container serve", "no image")
+        self.assertReports(problems, "container serve", "resources.requests.cpu and .memory required")
+
+    def test_pod_without_containers(self):
+        docs = good_render()
+        find(docs, "Job", "switchboard-migrate")["spec"]["template"]["spec"]["containers"] = []
+        self.assertReports(checked(docs), "Job/switchboard-migrate", "no containers")
+
+    def test_http_host_not_all_interfaces(self):
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["containers"][0]["env"] = [{"name": "SWITCHBOARD_HTTP_HOST", "value": "127.0.0.1"}]
+        self.assertReports(checked(docs), "container ingest", "SWITCHBOARD_HTTP_HOST must be 0.0.0.0")
+
+    def test_deployment_without_selector(self):
+        docs = good_render()
+        del find(docs, "Deployment", "switchboard-ingest")["spec"]["selector"]
+        self.assertReports(checked(docs), "Deployment/switchboard-ingest", "Deployment without spec.selector.matchLabels")
+
+    def test_ingest_memory_below_the_measured_rss(self):
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["containers"][0]["resources"]["requests"]["memory"] = "128Mi"
+        self.assertReports(checked(docs), "memory request 128Mi is below the measured 253 MiB")
+
+    def test_ingest_limit_without_headroom(self):
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["containers"][0]["resources"]["limits"]["memory"] = "330Mi"
+        problems = checked(docs)
+        self.assertReports(problems, "memory limit 330Mi leaves no headroom over the request")
+        self.assertReports(problems, "memory limit 330Mi is below the measured RSS")
+
+    def test_ingest_request_far_above_the_measurement(self):
+        docs = good_render()
+        resources = pod(docs, "switchboard-ingest")["containers"][0]["resources"]
+        resources["requests"]["memory"], resources["limits"]["memory"] = "2Gi", "4Gi"
+        self.assertReports(checked(docs), "memory request 2Gi is over twice the measured 253 MiB")
+
+    def test_a_secret_in_the_render(self):
+        docs = good_render() + [{"apiVersion": "v1", "kind": "Secret", "metadata": meta("switchboard-serve"),
+                                 "stringData": {"SWITCHBOARD_HOOK_TOKENS": "x"}}]
+        self.assertReports(checked(docs), "Secret/switchboard-serve", "`kubectl apply -k` would overwrite the real one")
+
+    def test_placeholder_value(self):
+        docs = good_render()
+        find(docs, "ConfigMap", "switchboard-settings")["data"]["SWITCHBOARD_KAFKA_BOOTSTRAP"] = "CHANGE-ME:9093"
+        text = yaml.safe_dump_all(docs)
+        line = next(i for i, l in enumerate(text.splitlines(), 1) if "CHANGE-ME" in l)
+        self.assertReports(checked(docs, text=text), f"render line {line}", "placeholder value 'CHANGE-ME'")
+
+    def test_wrong_namespace_and_api_version(self):
+        docs = good_render()
+        find(docs, "Service", "switchboard-serve")["metadata"]["namespace"] = "default"
+        find(docs, "Job", "switchboard-migrate")["apiVersion"] = "batch/v1beta1"
+        problems = checked(docs)
+        self.assertReports(problems, "Service/switchboard-serve", "namespace should be switchboard")
+        self.assertReports(problems, "Job should use apiVersion batch/v1, not batch/v1beta1")
+
+    def test_serve_readiness_on_ready(self):
+        docs = good_render()
+        pod(docs, "switchboard-serve")["containers"][0]["readinessProbe"] = http("/ready")
+        self.assertReports(checked(docs), "readinessProbe must be httpGet /ready/hook, got /ready",
+                           "readiness must not depend on Kafka")
+
+    def test_probe_on_an_unnamed_port(self):
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["containers"][0]["livenessProbe"]["httpGet"]["port"] = "metrics"
+        self.assertReports(checked(docs), "livenessProbe port metrics is not a named container port")
+
+    def test_serve_startup_budget_too_short(self):
+        docs = good_render()
+        pod(docs, "switchboard-serve")["containers"][0]["startupProbe"] = http("/ready", periodSeconds=10, failureThreshold=6)
+        self.assertReports(checked(docs), "startupProbe allows 60 s")
+
+    def test_serve_without_prestop(self):
+        docs = good_render()
+        del pod(docs, "switchboard-serve")["containers"][0]["lifecycle"]
+        self.assertReports(checked(docs), "lifecycle.preStop must sleep >= 5 s")
+
+    def test_serve_prestop_sleep_action(self):
+        docs = good_render()
+        pod(docs, "switchboard-serve")["containers"][0]["lifecycle"] = {"preStop": {"sleep": {"seconds": 10}}}
+        self.assertClean(checked(docs))
+
+    def test_serve_grace_shorter_than_prestop_drain_and_close(self):
+        docs = good_render()
+        pod(docs, "switchboard-serve")["terminationGracePeriodSeconds"] = 25
+        self.assertReports(checked(docs), "terminationGracePeriodSeconds 25 < preStop 10 + drain 5 + consumer close 15 s")
+
+    def test_ingest_grace_too_short(self):
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["terminationGracePeriodSeconds"] = 20
+        self.assertReports(checked(docs), "terminationGracePeriodSeconds 20 is too short to finish a batch")
+
+    def test_one_replica_and_unavailable_rollout(self):
+        docs = good_render()
+        spec = find(docs, "Deployment", "switchboard-ingest")["spec"]
+        spec["replicas"] = 1
+        spec["strategy"]["rollingUpdate"]["maxUnavailable"] = "25%"
+        problems = checked(docs)
+        self.assertReports(problems, "replicas should be >= 2")
+        self.assertReports(problems, "rollingUpdate.maxUnavailable must be 0")
+
+    def test_selector_not_matching_the_pods(self):
+        docs = good_render()
+        find(docs, "Deployment", "switchboard-ingest")["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"] = "ingest"
+        self.assertReports(checked(docs), "selector app.kubernetes.io/name=ingest does not match template labels")
+
+    def test_without_prometheus_annotations(self):
+        docs = good_render()
+        del find(docs, "Deployment", "switchboard-serve")["spec"]["template"]["metadata"]["annotations"]
+        self.assertReports(checked(docs), "prometheus.io/scrape and prometheus.io/path=/metrics")
+
+    def test_security_context(self):
+        docs = good_render()
+        p = pod(docs, "switchboard-ingest")
+        del p["securityContext"]["runAsNonRoot"]
+        p["automountServiceAccountToken"] = True
+        p["containers"][0]["securityContext"] = {"readOnlyRootFilesystem": False}
+        problems = checked(docs)
+        for message in ("runAsNonRoot must be true", "automountServiceAccountToken should be false",
+                        "readOnlyRootFilesystem should be true", "allowPrivilegeEscalation must be false",
+                        "capabilities.drop must include ALL"):
+            self.assertReports(problems, "Deployment/switchboard-ingest", message)
+
+    def test_role_receiving_a_secret_it_does_not_need(self):
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["containers"][0]["envFrom"].append({"secretRef": {"name": "switchboard-serve"}})
+        self.assertReports(checked(docs), "`ingest` must not receive SWITCHBOARD_CONSOLE_TOKENS")
+
+    def test_role_missing_a_secret(self):
+        docs = good_render()
+        find(docs, "Job", "switchboard-migrate")["spec"]["template"]["spec"]["containers"][0]["envFrom"].pop()
+        self.assertReports(checked(docs), "Job/switchboard-migrate", "`migrate` needs SWITCHBOARD_DATABASE_URL from a Secret")
+
+    def test_serve_with_an_open_hook(self):
+        secrets = copy.deepcopy(SECRETS)
+        del secrets["switchboard-serve"]["stringData"]["SWITCHBOARD_HOOK_TOKENS"]
+        self.assertReports(checked(good_render(), secrets=secrets), "serve needs SWITCHBOARD_HOOK_TOKENS or SWITCHBOARD_HOOK_HMAC_SECRET")
+
+    def test_undefined_references(self):
+        docs = good_render()
+        p = pod(docs, "switchboard-ingest")
+        p["containers"][0]["envFrom"].append({"configMapRef": {"name": "switchboard-extra"}})
+        p["containers"][0]["volumeMounts"].append({"name": "scratch", "mountPath": "/tmp"})
+        p["volumes"].append({"name": "flows", "configMap": {"name": "switchboard-flows"}})
+        problems = checked(docs)
+        self.assertReports(problems, "envFrom configMapRef switchboard-extra is not defined")
+        self.assertReports(problems, "volumeMount scratch has no volume")
+        self.assertReports(problems, "volume flows", "configMap switchboard-flows is not defined and not optional")
+
+    def test_ca_file_not_mounted(self):
+        secrets = copy.deepcopy(SECRETS)
+        secrets["switchboard-database"]["stringData"]["SWITCHBOARD_DATABASE_URL"] = "postgres://db/switchboard?sslrootcert=/etc/ssl/db/ca.crt"
+        self.assertReports(checked(good_render(), secrets=secrets), "sslrootcert /etc/ssl/db/ca.crt is not on a mounted volume")
+
+    def test_optional_kafka_ca_not_mounted(self):
+        docs = good_render()
+        pod(docs, "switchboard-serve")["containers"][0]["volumeMounts"] = []
+        problems = checked(docs)
+        self.assertReports(problems, "container serve", "mount the optional Kafka CA")
+        self.assertReports(problems, "ssl.ca.location /etc/switchboard/kafka-ca/ca.crt is not on a mounted volume")
+
+    def test_postgres_ca_mounted_but_required(self):
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["volumes"][0]["secret"]["optional"] = False
+        self.assertReports(checked(docs), "container ingest", "mount the optional PostgreSQL CA")
+
+    def test_without_migrate_job_or_a_role(self):
+        docs = [d for d in good_render() if d["kind"] != "Job" and d["metadata"]["name"] != "switchboard-ingest"]
+        problems = checked(docs)
+        self.assertReports(problems, "no Job runs `switchboard migrate`")
+        self.assertReports(problems, "no Deployment runs `switchboard ingest`")
+
+    def test_job_restart_policy(self):
+        docs = good_render()
+        find(docs, "Job", "switchboard-migrate")["spec"]["template"]["spec"]["restartPolicy"] = "Always"
+        self.assertReports(checked(docs), "Job restartPolicy must be OnFailure or Never")
+
+    def test_service_to_a_missing_port(self):
+        docs = good_render()
+        find(docs, "Service", "switchboard-serve")["spec"]["ports"][0]["targetPort"] = "web"
+        self.assertReports(checked(docs), "targetPort web is not a port of Deployment switchboard-serve")
+
+    def test_service_selecting_nothing(self):
+        docs = good_render()
+        find(docs, "Service", "switchboard-serve")["spec"]["selector"] = {"app": "serve"}
+        self.assertReports(checked(docs), "Service selector {'app': 'serve'} matches no Deployment's pod labels")
+
+    def test_deployment_without_pdb(self):
+        docs = [d for d in good_render() if not (d["kind"] == "PodDisruptionBudget" and d["metadata"]["name"] == "switchboard-ingest")]
+        self.assertReports(checked(docs), "Deployment switchboard-ingest has no PodDisruptionBudget")
+
+    def test_pdb_with_both_bounds(self):
+        docs = good_render()
+        find(docs, "PodDisruptionBudget", "switchboard-serve")["spec"]["maxUnavailable"] = 1
+        self.assertReports(checked(docs), "PDB needs exactly one of minAvailable / maxUnavailable")
+
+    def test_flows_dir_in_the_base(self):
+        docs = good_render()
+        find(docs, "ConfigMap", "switchboard-settings")["data"]["SWITCHBOARD_FLOWS_DIR"] = "/flows"
+        self.assertReports(checked(docs), "base: SWITCHBOARD_FLOWS_DIR=/flows overrides the image's flows")
+
+    def live_flows_render(self):
+        docs = good_render()
+        p = pod(docs, "switchboard-serve")
+        p["containers"][0]["env"] = [{"name": "SWITCHBOARD_FLOWS_DIR", "value": "/flows"}]
+        p["containers"][0]["volumeMounts"].append({"name": "flows", "mountPath": "/flows", "readOnly": True})
+        p["volumes"].append({"name": "flows", "configMap": {"name": "switchboard-flows"}})
+        return docs
+
+    def test_live_flows_from_the_configmap(self):
+        self.assertClean(checked(self.live_flows_render(), live_flows=True, external=("switchboard-flows",)))
+
+    def test_live_flows_without_the_configmap_mount(self):
+        docs = self.live_flows_render()
+        pod(docs, "switchboard-serve")["volumes"][-1] = {"name": "flows", "emptyDir": {}}
+        self.assertReports(checked(docs, live_flows=True, external=("switchboard-flows",)),
+                           "live-flows: SWITCHBOARD_FLOWS_DIR (/flows) must be the mount of ConfigMap switchboard-flows")
+
+
+README = """\
+# Deploy
+
+## Kubernetes
+
+```sh
+kubectl create namespace switchboard
+kubectl -n switchboard create secret generic switchboard-database \\
+    --from-literal=SWITCHBOARD_DATABASE_URL='postgres://switchboard@db/switchboard'
+kubectl -n switchboard create secret generic switchboard-serve \\
+    --from-file=SWITCHBOARD_HOOK_TOKENS=hook.txt --from-literal=SWITCHBOARD_CONSOLE_TOKENS="$CONSOLE"
+kubectl -n switchboard create secret generic switchboard-kafka --from-literal=SWITCHBOARD_KAFKA_PROPERTIES=
+kubectl apply -k deploy/kubernetes
+```
+"""
+
+
+class DocumentedSecretsTest(CheckerTest):
+    def secrets(self, readme):
+        r = report()
+        return kubernetes.documented_secrets(r, readme), r.problems
+
+    def test_documented_steps(self):
+        secrets, problems = self.secrets(README)
+        self.assertClean(problems)
+        self.assertEqual(sorted(secrets), ["switchboard-database", "switchboard-kafka", "switchboard-serve"])
+        self.assertEqual(secrets["switchboard-serve"]["stringData"],
+                         {"SWITCHBOARD_HOOK_TOKENS": "<file hook.txt>", "SWITCHBOARD_CONSOLE_TOKENS": "$CONSOLE"})
+
+    def test_secret_applied_instead_of_created(self):
+        readme = README.replace(
+            "kubectl -n switchboard create secret generic switchboard-kafka --from-literal=SWITCHBOARD_KAFKA_PROPERTIES=",
+            "kubectl -n switchboard create secret generic switchboard-kafka --from-literal=SWITCHBOARD_KAFKA_PROPERTIES= "
+            "--dry-run=client -o yaml | kubectl apply -f -")
+        _, problems = self.secrets(readme)
+        self.assertReports(problems, "step 2 must `kubectl create secret` switchboard-kafka")
+
+    def test_a_manifest_applied(self):
+        readme = README.replace("kubectl apply -k deploy/kubernetes", "kubectl apply -f secrets.yaml\nkubectl apply -k deploy/kubernetes")
+        _, problems = self.secrets(readme)
+        self.assertReports(problems, "the deployment steps apply a file (kubectl apply -f secrets.yaml)")
+
+    def test_secret_not_created(self):
+        readme = README.replace("kubectl -n switchboard create secret generic switchboard-kafka", "# kafka: later")
+        _, problems = self.secrets(readme)
+        self.assertReports(problems, "the deployment steps do not create the Secret switchboard-kafka")
+
+    def test_step_that_does_not_parse(self):
+        readme = README.replace("kubectl apply -k deploy/kubernetes", "kubectl apply -k 'deploy/kubernetes")
+        _, problems = self.secrets(readme)
+        self.assertReports(problems, "step does not parse (No closing quotation)")
+
+    def test_no_steps(self):
+        _, problems = self.secrets("# Deploy\n\n## Kubernetes\n\nApply it.\n")
+        self.assertReports(problems, "no ```sh block of deployment steps under ## Kubernetes")
+
+
+class SourcesTest(CheckerTest):
+    def sources(self, files):
+        with tempfile.TemporaryDirectory() as root:
+            for name, text in files.items():
+                path = os.path.join(root, "deploy", "kubernetes", name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            r = report()
+            kubernetes.sources(r, root)
+            return r.problems
+
+    NAMESPACE = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: switchboard\n"
+
+    def test_listed_files_pass(self):
+        self.assertClean(self.sources({
+            "kustomization.yaml": "kind: Kustomization\nresources:\n  - namespace.yaml\n",
+            "namespace.yaml": self.NAMESPACE,
+            "components/extra/kustomization.yaml": "kind: Component\n",
+        }))
+
+    def test_file_not_listed(self):
+        problems = self.sources({
+            "kustomization.yaml": "kind: Kustomization\nresources:\n  - namespace.yaml\n",
+            "namespace.yaml": self.NAMESPACE,
+            "serve.yaml": self.NAMESPACE.replace("switchboard", "other"),
+        })
+        self.assertReports(problems, "serve.yaml is not listed in resources")
+
+    def test_generator_outside_the_directory(self):
+        problems = self.sources({
+            "kustomization.yaml": "kind: Kustomization\nconfigMapGenerator:\n  - name: flows\n    files:\n      - ../../flows/a.json\n",
+        })
+        self.assertReports(problems, "generator file ../../flows/a.json is outside deploy/kubernetes")
+
+    def test_object_without_name_and_broken_yaml(self):
+        problems = self.sources({
+            "kustomization.yaml": "kind: Kustomization\nresources:\n  - a.yaml\n  - b.yaml\n",
+            "a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n",
+            "b.yaml": "kind: [unclosed\n",
+        })
+        self.assertReports(problems, "deploy/kubernetes/a.yaml#0", "missing metadata.name")
+        self.assertReports(problems, "yaml: deploy/kubernetes/b.yaml", "does not parse")
+
+    def test_no_kustomization(self):
+        self.assertReports(self.sources({"namespace.yaml": self.NAMESPACE}), "no kustomization.yaml")
+
+    def test_no_files(self):
+        self.assertReports(self.sources({}), "kubernetes: deploy/kubernetes: no YAML files")
+
+    def test_document_not_a_mapping_or_without_kind(self):
+        problems = self.sources({
+            "kustomization.yaml": "kind: Kustomization\nresources:\n  - a.yaml\n",
+            "a.yaml": "- just\n- a list\n---\napiVersion: v1\nmetadata:\n  name: x\n",
+        })
+        self.assertReports(problems, "deploy/kubernetes/a.yaml#0", "document is not a mapping")
+        self.assertReports(problems, "deploy/kubernetes/a.yaml#1", "missing kind")
+
+
+class QuantityTest(unittest.TestCase):
+    def test_quantities(self):
+        self.assertEqual(kubernetes.quantity("512Mi"), 512 * 1024**2)
+        self.assertEqual(kubernetes.quantity("1G"), 1e9)
+        self.assertEqual(kubernetes.quantity("250"), 250)
+        self.assertIsNone(kubernetes.quantity("lots"))
+
+
+if __name__ == "__main__":
+    unittest.main()
