@@ -56,7 +56,7 @@ SECRET_POLICY = {
 }
 # The shutdown budget of the binary: the floor/ingest Kafka consumer's close is bounded by 15 s.
 CONSUMER_CLOSE_SECONDS = 15
-INGEST_MEASURED_RSS_MIB = 253   # README, Benchmarks: make bench-ingest, 246-265 MB (<= 253 MiB) peak worker RSS
+INGEST_MEASURED_RSS_MIB = 253   # docs/benchmarks.md: make bench-ingest, 246-265 MB (<= 253 MiB) peak worker RSS
 INGEST_FETCH_MIB = 48           # IngestService.consumerProperties fetch.max.bytes; receive.message.max.bytes is twice it
 # The Secrets the deployment steps must create.
 DOCUMENTED_SECRETS = ("switchboard-database", "switchboard-serve", "switchboard-kafka")

@@ -55,10 +55,14 @@ final class HTTPConnectionGuard {
     /// The request guard's context: where answers of the guard's own are written (through NIO's
     /// response encoder).
     var requestContext: ChannelHandlerContext?
+    /// The state of the timers' jitter (SplitMix64): a connection draws from its own, seeded once,
+    /// instead of asking the kernel for random bytes at every timer.
+    private var jitterState: UInt64
 
     init(limits: HTTPLimits, metrics: HTTPConnectionMetrics) {
         self.limits = limits
         self.metrics = metrics
+        jitterState = UInt64.random(in: 0...UInt64.max)
     }
 
     // MARK: Events from the raw-bytes handler
@@ -221,7 +225,12 @@ final class HTTPConnectionGuard {
     /// loop with thousands of closes at once. A timeout never fires before its setting.
     private func schedule(_ delay: Duration, on eventLoop: any EventLoop) {
         timer?.cancel()
-        let jittered = delay + delay * Double.random(in: 0...0.1)
+        jitterState &+= 0x9E37_79B9_7F4A_7C15
+        var z = jitterState
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        let jittered = delay + delay * (0.1 * Double(z >> 11) / Double(1 << 53))
         timer = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(jittered)) { [self] in
             timer = nil
             expired()
