@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "ContactCenter",
                 "Primitives",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),

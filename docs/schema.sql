@@ -1,4 +1,4 @@
--- Switchboard's schema after migration 15: every table, view, function and comment.
+-- Switchboard's schema after migration 16: every table, view, function and comment.
 -- Generated (`make schema`) from `pg_dump --schema-only --no-owner --no-privileges` of a
 -- freshly migrated database, without the monthly partitions of the raw tables
 -- (`<table>_yYYYYmMM`, made by raw_partitions_ensure() for the current and coming months);
@@ -1566,11 +1566,15 @@ COMMENT ON FUNCTION public.staffing_day_types(p_from date, p_to date) IS 'The da
 
 CREATE FUNCTION public.staffing_history_refresh(p_from date, p_to date) RETURNS bigint
     LANGUAGE plpgsql
+    SET jit TO 'off'
     AS $$
 DECLARE
     v_time_zone text := analytics_time_zone();
     v_rows bigint;
 BEGIN
+    -- One refresh at a time: two that delete and insert the same days at once would collide on
+    -- the primary key. The next one waits, then recomputes from what the first committed.
+    PERFORM pg_advisory_xact_lock(hashtext('switchboard.staffing_history_refresh'));
     DELETE FROM staffing_history WHERE business_date BETWEEN p_from AND p_to;
     INSERT INTO staffing_history (queue, queue_name, store_id, business_date, slot, queued, offered, answered,
                                   abandoned, callbacks_requested, handle_s, handle_n, queue_s)
@@ -1611,7 +1615,7 @@ $$;
 -- Name: FUNCTION staffing_history_refresh(p_from date, p_to date); Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON FUNCTION public.staffing_history_refresh(p_from date, p_to date) IS 'Recomputes staffing_history for the business days p_from..p_to from contact_outcome (raw rows: only days still within retention) and widens staffing_source; returns the rows written.';
+COMMENT ON FUNCTION public.staffing_history_refresh(p_from date, p_to date) IS 'Recomputes staffing_history for the business days p_from..p_to from contact_outcome (raw rows: only days still within retention) and widens staffing_source; returns the rows written. One refresh runs at a time (an advisory lock); JIT is off for it.';
 
 --
 -- Name: store_business_day_at(text, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -

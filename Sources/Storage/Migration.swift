@@ -1,3 +1,4 @@
+import Crypto
 import Primitives
 
 /// One versioned step of the schema.
@@ -30,6 +31,6 @@ public struct Migration: Sendable, Hashable {
     /// The SHA-256 of ``script`` (its UTF-8 bytes) in lower-case hexadecimal, as
     /// `schema_migration.checksum` records it.
     public var checksum: String {
-        Hexadecimal.encode(SHA256.hash(Array(script.utf8)))
+        Hexadecimal.encode(Array(SHA256.hash(data: Array(script.utf8))))
     }
 }

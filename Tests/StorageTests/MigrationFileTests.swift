@@ -40,6 +40,10 @@ struct MigrationFileTests {
             "c0ee5074dd392e4c1d15fd8e771fe9e58da8e54590c87ef8d16248620ae121a0"
         ),
         (15, "staffing", 14, "7cda6ecabbdb5d21ee5e2799f86e122c3f398eabc851c89d2b2ee40165845d81"),
+        (
+            16, "staffing history refresh, serialized and without JIT", 2,
+            "cea6daf5be6b621347cf09aaf0b668ffc414f4fba4b6055fdd31b4ece00d9f32"
+        ),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")

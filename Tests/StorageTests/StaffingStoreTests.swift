@@ -175,4 +175,39 @@ struct StaffingStoreTests {
             }
         }
     }
+
+    @Test("refreshes asked at once run one after another: none fails, and the history is one refresh's")
+    func concurrentRefreshes() async throws {
+        try await Self.prepared("staffing_refresh_together") { client in
+            #expect(try await StaffingStore(client: client, logger: TestDatabase.logger).refreshHistory() > 0)
+            let once = try await Self.history(client)
+            // Each deletes and re-inserts the same days: two at once would collide on the primary key.
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        let rows = try await client.query(
+                            "SELECT staffing_history_refresh('2026-10-19', '2026-11-24')::int",
+                            logger: TestDatabase.logger)
+                        for try await count in rows.decode(Int.self) { return count }
+                        return 0
+                    }
+                }
+                for try await rows in group { #expect(rows > 0) }
+            }
+            #expect(try await Self.history(client) == once)
+        }
+    }
+
+    /// Every row of `staffing_history`, as text, in key order.
+    static func history(_ client: PostgresClient) async throws -> [String] {
+        let rows = try await client.query(
+            """
+            SELECT concat_ws(' ', queue, store_id, business_date, slot, queued, offered, answered, abandoned,
+                             handle_s, handle_n, queue_s)
+            FROM staffing_history ORDER BY queue, store_id, business_date, slot
+            """, logger: TestDatabase.logger)
+        var lines: [String] = []
+        for try await line in rows.decode(String.self) { lines.append(line) }
+        return lines
+    }
 }

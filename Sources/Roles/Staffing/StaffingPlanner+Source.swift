@@ -18,10 +18,12 @@ extension StaffingPlanner: StaffingSource {
         }
     }
 
-    /// `GET /v1/staffing` over `client`, with the console's tokens.
+    /// `GET /v1/staffing` over `client`, with the console's tokens; the history is brought up to
+    /// date at most every 5 minutes.
     public static func routes(settings: Settings, client: PostgresClient, logger: Logger) -> StaffingRoutes {
         StaffingRoutes(
-            source: StaffingPlanner(client: client, logger: logger), tokens: AccessTokens(settings.consoleTokens),
+            source: StaffingPlanner(client: client, logger: logger, refreshEvery: .seconds(300)),
+            tokens: AccessTokens(settings.consoleTokens),
             timeZone: settings.floorTimeZone)
     }
 }

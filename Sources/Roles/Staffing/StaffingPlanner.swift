@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import Primitives
 import Storage
+import Synchronization
 
 /// `switchboard staffing plan` (and `GET /v1/staffing`): refreshes the history, forecasts the
 /// dates asked for, staffs every slot and stores the plan.
@@ -45,10 +46,41 @@ public struct StaffingPlanner: Sendable {
     public static let maximumDays = 400
 
     private let store: StaffingStore
+    /// When this planner last brought the history up to date; `nil` when every plan does.
+    private let refreshes: HistoryRefreshes?
 
-    /// A planner over `client`.
-    public init(client: PostgresClient, logger: Logger) {
+    /// A planner over `client`. With `refreshEvery`, a plan brings the history up to date only
+    /// when the last refresh of this planner is that old: the console's panel asks every few
+    /// seconds, and the history (up to yesterday) changes only as late records arrive.
+    public init(client: PostgresClient, logger: Logger, refreshEvery: Duration? = nil) {
         store = StaffingStore(client: client, logger: logger)
+        refreshes = refreshEvery.map(HistoryRefreshes.init(every:))
+    }
+
+    /// The instant of a planner's last history refresh.
+    final class HistoryRefreshes: Sendable {
+        let every: Duration
+        private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+        init(every: Duration) {
+            self.every = every
+        }
+
+        /// Whether a refresh is due now; when it is, it counts as done from now on, so that
+        /// requests arriving together do not all refresh.
+        func claim() -> Bool {
+            let now = ContinuousClock.now
+            return last.withLock { last in
+                if let previous = last, now - previous < every { return false }
+                last = now
+                return true
+            }
+        }
+
+        /// A claimed refresh failed: the next plan tries again.
+        func release() {
+            last.withLock { $0 = nil }
+        }
     }
 
     /// Validates `request`, forecasts and staffs it, and stores the plan when `save` is set.
@@ -56,7 +88,14 @@ public struct StaffingPlanner: Sendable {
     public func plan(_ request: Request, save: Bool = true) async throws -> Result {
         let (first, last) = try Self.validatedRange(from: request.from, to: request.to)
         _ = try Shrinkage.scheduled(productive: 0, shrinkage: request.shrinkage)
-        try await store.refreshHistory()
+        if refreshes?.claim() ?? true {
+            do {
+                try await store.refreshHistory()
+            } catch {
+                refreshes?.release()
+                throw error
+            }
+        }
         let known = try await store.knownQueues()
         if let queue = request.queue, known[queue] == nil {
             let byName = known.first { $0.value == queue }?.key
