@@ -26,18 +26,10 @@ done
 ensure_packages
 if [ -z "$binary" ]; then
     log "building switchboard (release)"
-    swift build -c release --scratch-path .build-release --product switchboard
-    binary="$(swift build -c release --scratch-path .build-release --show-bin-path)/switchboard"
+    binary=$(release_product switchboard)
 fi
 
-workdir=$(mktemp -d /tmp/switchboard-bench-staffing.XXXXXX)
-chmod 755 "$workdir"
-port=$(free_port)
-trap 'stop_postgres "$workdir/pg"; rm -rf "$workdir"' EXIT INT TERM
-log "starting PostgreSQL on 127.0.0.1:$port"
-start_postgres "$workdir/pg" "$port" fast
-create_database "$port" switchboard_staffing_bench
-export SWITCHBOARD_DATABASE_URL="postgres://postgres@127.0.0.1:$port/switchboard_staffing_bench"
+bench_postgres switchboard_staffing_bench
 export SWITCHBOARD_LOG_LEVEL=${SWITCHBOARD_LOG_LEVEL:-warning}
 
 log "seeding $days simulated days"

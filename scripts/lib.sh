@@ -160,3 +160,23 @@ time_staffing_panel() {
     rm -f "${TMPDIR:-/tmp}/staffing-panel-dev.$$.log"
     echo "$times" | awk '{ v[NR] = $1 * 1000 } END { printf "%.1f %.1f\n", v[int((NR + 1) / 2)], v[NR] }'
 }
+
+# Prints the path of the release build of PRODUCT (`switchboard` or `switchboard-bench`), building
+# it first into .build-release.
+release_product() {
+    swift build -c release --scratch-path .build-release --product "$1" >&2
+    echo "$(swift build -c release --scratch-path .build-release --show-bin-path)/$1"
+}
+
+# A benchmark's throwaway PostgreSQL: a new work folder (`workdir`), a free port (`port`), the
+# database NAME created and exported as SWITCHBOARD_DATABASE_URL; stopped and removed at exit.
+bench_postgres() {
+    workdir=$(mktemp -d "/tmp/switchboard-$1.XXXXXX")
+    chmod 755 "$workdir"
+    port=$(free_port)
+    trap 'stop_postgres "$workdir/pg"; rm -rf "$workdir"' EXIT INT TERM
+    log "starting PostgreSQL on 127.0.0.1:$port"
+    start_postgres "$workdir/pg" "$port" fast
+    create_database "$port" "$1"
+    export SWITCHBOARD_DATABASE_URL="postgres://postgres@127.0.0.1:$port/$1"
+}
