@@ -2993,6 +2993,12 @@ CREATE INDEX queue_interval_rollup_interval ON public.queue_interval_rollup USIN
 CREATE INDEX queue_interval_rollup_stale ON public.queue_interval_rollup USING btree (queue, interval_start) WHERE max_stale;
 
 --
+-- Name: staffing_history_queue_latest; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX staffing_history_queue_latest ON public.staffing_history USING btree (queue, business_date DESC);
+
+--
 -- Name: staffing_history_store_date; Type: INDEX; Schema: public; Owner: -
 --
 

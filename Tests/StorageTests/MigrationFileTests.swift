@@ -41,8 +41,8 @@ struct MigrationFileTests {
         ),
         (15, "staffing", 14, "7cda6ecabbdb5d21ee5e2799f86e122c3f398eabc851c89d2b2ee40165845d81"),
         (
-            16, "staffing history refresh, serialized and without JIT", 2,
-            "cea6daf5be6b621347cf09aaf0b668ffc414f4fba4b6055fdd31b4ece00d9f32"
+            16, "staffing refresh serialized and without JIT, queue names by index", 3,
+            "94c2804bd3de32ab38927f8aaef91730bbd8f6a9404e3acb58662f0ce12ad501"
         ),
     ]
 

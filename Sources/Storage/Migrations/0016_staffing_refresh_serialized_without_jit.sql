@@ -1,4 +1,4 @@
--- Migration 16: staffing history refresh, serialized and without JIT
+-- Migration 16: staffing refresh serialized and without JIT, queue names by index
 -- Refreshes run one at a time (the console's panel, a plan and a backtest may ask together), and
 -- without PostgreSQL's JIT: its statement reads a few days of contact_outcome through index scans
 -- of every monthly partition, which the planner costs far above jit_above_cost; compiling it took
@@ -53,3 +53,6 @@ $$;
 
 COMMENT ON FUNCTION staffing_history_refresh(date, date) IS
 'Recomputes staffing_history for the business days p_from..p_to from contact_outcome (raw rows: only days still within retention) and widens staffing_source; returns the rows written. One refresh runs at a time (an advisory lock); JIT is off for it.';
+
+-- A queue's latest name (the plan's and the console's labels) is its newest history row.
+CREATE INDEX staffing_history_queue_latest ON staffing_history (queue, business_date DESC);
