@@ -84,10 +84,7 @@ struct SimulatorService: Service {
     private func simulate() async throws {
         try await waitForHealth()
         let flows = try FlowStore.load(directory: settings.flowsDirectory).flows
-        let stores = flows.stores.compactMap { store -> TrafficSimulationConfiguration.Store? in
-            guard let number = store.dialedNumbers.first else { return nil }
-            return .init(id: store.id, dialedNumber: number, queue: store.attributes["kind"] ?? "general")
-        }
+        let stores = flows.simulatedStores
         var configuration = TrafficSimulationConfiguration(
             stores: stores,
             agentCount: options.agents,
@@ -193,14 +190,7 @@ struct HookEnvironment: TrafficEnvironment {
         }
     }
 
-    /// Holidays and pre-holidays are busier, as for restaurant reservations; weekends a little.
     func dayMultiplier(storeId: String, at instant: UTCTimestamp) -> Double {
-        guard let store = flows.store(id: storeId) else { return 1 }
-        switch store.schedule.decision(at: instant.date).dayType {
-        case .holiday: return 1.6
-        case .preHoliday: return 1.4
-        case .weekend: return 1.2
-        default: return 1
-        }
+        flows.trafficMultiplier(storeId: storeId, at: instant)
     }
 }

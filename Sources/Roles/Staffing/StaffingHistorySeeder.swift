@@ -56,13 +56,7 @@ public struct StaffingHistorySeeder: Service {
         }
 
         func dayMultiplier(storeId: String, at instant: UTCTimestamp) -> Double {
-            guard let store = flows.store(id: storeId) else { return 1 }
-            switch store.schedule.decision(at: instant.date).dayType {
-            case .holiday: return 1.6
-            case .preHoliday: return 1.4
-            case .weekend: return 1.2
-            default: return 1
-            }
+            flows.trafficMultiplier(storeId: storeId, at: instant)
         }
     }
 
@@ -74,10 +68,7 @@ public struct StaffingHistorySeeder: Service {
         let empty = try await client.query("SELECT NOT EXISTS (SELECT 1 FROM contact_record)", logger: logger)
         for try await isEmpty in empty.decode(Bool.self) where !isEmpty { return nil }
         let flows = try FlowStore.load(directory: settings.flowsDirectory).flows
-        let stores = flows.stores.compactMap { store -> TrafficSimulationConfiguration.Store? in
-            guard let number = store.dialedNumbers.first else { return nil }
-            return .init(id: store.id, dialedNumber: number, queue: store.attributes["kind"] ?? "general")
-        }
+        let stores = flows.simulatedStores
         guard let reference = flows.stores.first, !stores.isEmpty else { return 0 }
         let day: Int64 = 86_400_000
         let nowMs = Int64(now.timeIntervalSince1970 * 1000)
