@@ -37,22 +37,20 @@ extension WorkerProcessSuites {
         /// receiver process.
         func withPipeline(
             _ name: String, receiverEnvironment: [String: String] = [:],
-            _ body: @Sendable (EmbeddedKafkaCluster, ReceiverProcess, PostgresClient, String) async throws -> Void
+            _ body: @Sendable (EmbeddedKafkaCluster, SwitchboardProcess, PostgresClient, String) async throws -> Void
         ) async throws {
             let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
             for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }
             try await TestDatabase.withFreshDatabase(name) { client, configuration in
                 let url =
                     "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
-                let worker = try WorkerProcess(
+                let worker = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers, databaseURL: url, group: name, name: name)
                 defer { worker.kill() }
-                let receiver = try ReceiverProcess(
+                let receiver = try SwitchboardProcess.receiver(
                     bootstrap: cluster.bootstrapServers, environment: receiverEnvironment)
                 defer { receiver.kill() }
-                let ready = await eventually(within: .seconds(60)) {
-                    await receiver.status(of: "/ready/receiver") == 200
-                }
+                let ready = await receiver.waitUntilReady("/ready/receiver")
                 #expect(ready, "the receiver became ready:\n\(receiver.log.suffix(2_000))")
                 try await body(cluster, receiver, client, url)
                 #expect(
@@ -89,7 +87,7 @@ extension WorkerProcessSuites {
             return result
         }
 
-        func firehose(_ receiver: ReceiverProcess, gzip: Bool, key: String = ReceiverProcess.accessKey)
+        func firehose(_ receiver: SwitchboardProcess, gzip: Bool, key: String = SwitchboardProcess.receiverAccessKey)
             -> FirehoseClient
         {
             FirehoseClient(
@@ -220,7 +218,8 @@ extension WorkerProcessSuites {
                     port: first.httpPort, path: "/v1/firehose/contact-records",
                     headers: [
                         "X-Amz-Firehose-Request-Id": "killed", "X-Amz-Firehose-Protocol-Version": "1.0",
-                        "X-Amz-Firehose-Access-Key": ReceiverProcess.accessKey, "Content-Type": "application/json",
+                        "X-Amz-Firehose-Access-Key": SwitchboardProcess.receiverAccessKey,
+                        "Content-Type": "application/json",
                     ],
                     body: body, sending: body.count / 2)
                 defer { connection.close() }
@@ -232,7 +231,7 @@ extension WorkerProcessSuites {
                 let before = try await Count.count(client, "SELECT count(*) FROM contact_record")
                 #expect(before < records.count, "the request was cut: \(before) rows")
 
-                let second = try ReceiverProcess(
+                let second = try SwitchboardProcess.receiver(
                     bootstrap: cluster.bootstrapServers, port: first.httpPort,
                     environment: ["SWITCHBOARD_RECEIVER_WINDOW_BYTES": "65536"])
                 defer { second.kill() }
