@@ -127,9 +127,7 @@ public final class ChildProcess: Sendable {
     public func usage() async -> Usage {
         if let status = reaped.withLock({ $0 }) { return Usage(status: status, cpuSeconds: 0) }
         return await StepWatchdog.step("waiting for process \(pid) (\(commandLine)) to exit") {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread { continuation.resume(returning: self.reap()) }
-            }
+            await onThread { self.reap() }
         }
     }
 
