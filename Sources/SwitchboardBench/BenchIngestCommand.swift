@@ -6,7 +6,7 @@ import Logging
 import PostgresNIO
 import Primitives
 import Roles
-import Storage
+@_spi(Bench) import Storage
 import SwitchboardTesting
 
 #if canImport(Glibc)
