@@ -34,8 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
     ],
     targets: [
-        // Pure building blocks both cores share: the JSON writer, the civil-date algorithm,
-        // bounded backoff and deadlines, the gzip inflater (over zlib). No I/O.
+        // Pure building blocks both cores share: the JSON writer and readers, the civil-date
+        // algorithm, bounded backoff and deadlines, the gzip inflater (over zlib). No I/O.
         .target(
             name: "Primitives",
             dependencies: ["CZlib"],
@@ -47,7 +47,8 @@ let package = Package(
             dependencies: ["Primitives"],
             swiftSettings: strict
         ),
-        // Pure core: holiday calendar, operating hours, flows/ and their evaluator. No I/O.
+        // Pure core: holiday calendar, operating hours, flows/ and their evaluator, the hook's call and
+        // answer. No I/O.
         .target(
             name: "OperatingHours",
             dependencies: ["Primitives", .product(name: "Yams", package: "Yams")],

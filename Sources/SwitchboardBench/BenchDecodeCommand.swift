@@ -2,7 +2,7 @@ import ArgumentParser
 import ContactCenter
 import Foundation
 import Primitives
-import Storage
+@_spi(Bench) import Storage
 
 /// `switchboard-bench bench-decode` (`make bench-decode`): the ingest worker's own share of the
 /// write path, on one thread and without I/O: `bench-ingest`'s CTRs decoded in batches as a lane

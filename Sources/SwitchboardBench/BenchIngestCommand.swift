@@ -6,7 +6,7 @@ import Logging
 import PostgresNIO
 import Primitives
 import Roles
-import Storage
+@_spi(Bench) import Storage
 import SwitchboardTesting
 
 #if canImport(Glibc)
@@ -128,10 +128,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
         lines = []
         let columns = ContactRecordColumns.columnNames.joined(separator: ", ")
-        let psql = { (sql: String) throws -> pid_t in
-            try ProcessSpawn.start(
-                ["/usr/bin/psql", benchURL, "-v", "ON_ERROR_STOP=1", "-qc", sql],
-                environment: ProcessInfo.processInfo.environment)
+        let psql = { (sql: String) throws -> ChildProcess in
+            try ChildProcess(["/usr/bin/psql", benchURL, "-v", "ON_ERROR_STOP=1", "-qc", sql])
         }
         // The stream without the rollups' upkeep too (no-op functions, trigger dropped), in the
         // same rounds: what the rollups cost the stream (`rollup_ratio`, which `make bench-analyst`
@@ -146,21 +144,19 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     group: round == 0 ? "bench" : "bench-\(round + 1)", cluster: cluster, settings: settings,
                     logger: logger))
             if round == 0 {
-                guard
-                    await ProcessSpawn.exit(
-                        of: try psql("CREATE TABLE contact_record_copy (LIKE contact_record INCLUDING ALL)")) == 0
+                guard try await psql("CREATE TABLE contact_record_copy (LIKE contact_record INCLUDING ALL)").exit() == 0
                 else {
                     throw ValidationError("creating the reference table failed")
                 }
             }
-            guard await ProcessSpawn.exit(of: try psql("TRUNCATE contact_record_copy")) == 0 else {
+            guard try await psql("TRUNCATE contact_record_copy").exit() == 0 else {
                 throw ValidationError("emptying the reference table failed")
             }
             try await Self.prepare(benchURL, withoutRollups: false)
             let copy2Start = ContinuousClock.now
             let copies = try halves.map { try psql("\\copy contact_record_copy (\(columns)) FROM '\($0.path)'") }
-            for pid in copies {
-                guard await ProcessSpawn.exit(of: pid) == 0 else { throw ValidationError("psql \\copy failed") }
+            for copy in copies {
+                guard await copy.exit() == 0 else { throw ValidationError("psql \\copy failed") }
             }
             limitSeconds.append((ContinuousClock.now - copy2Start).inSeconds)
             bareStreams.append(
@@ -188,12 +184,11 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 bareStream.perThousandRows(bareStream.cpu.worker), bareStream.perThousandRows(bareStream.cpu.postgres)))
 
         // The one-connection reference.
-        guard await ProcessSpawn.exit(of: try psql("TRUNCATE contact_record_copy; CHECKPOINT")) == 0 else {
+        guard try await psql("TRUNCATE contact_record_copy; CHECKPOINT").exit() == 0 else {
             throw ValidationError("emptying the reference table failed")
         }
         let copyStart = ContinuousClock.now
-        guard await ProcessSpawn.exit(of: try psql("\\copy contact_record_copy (\(columns)) FROM '\(whole.path)'")) == 0
-        else {
+        guard try await psql("\\copy contact_record_copy (\(columns)) FROM '\(whole.path)'").exit() == 0 else {
             throw ValidationError("psql \\copy failed")
         }
         let copySeconds = (ContinuousClock.now - copyStart).inSeconds
@@ -278,18 +273,13 @@ struct BenchIngestCommand: AsyncParsableCommand {
             defer { tasks.cancelAll() }
             try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
             try await Self.prepare(url, withoutRollups: withoutRollups)
-            var environment = ProcessInfo.processInfo.environment
-            environment["SWITCHBOARD_DATABASE_URL"] = url
-            environment["SWITCHBOARD_INGEST_GROUP"] = group
-            environment["SWITCHBOARD_LOG_LEVEL"] = "warning"
-            let worker = try ProcessSpawn.start(
-                [BenchBinaries.switchboard, "ingest", "--bootstrap", cluster.bootstrapServers, "--http-port", "18099"],
-                environment: environment
-            )
-            defer {
-                kill(worker, SIGTERM)
-                _ = ProcessSpawn.wait(worker)
-            }
+            let worker = try SwitchboardProcess(
+                ["ingest", "--bootstrap", cluster.bootstrapServers],
+                environment: [
+                    "SWITCHBOARD_DATABASE_URL": url, "SWITCHBOARD_INGEST_GROUP": group,
+                    "SWITCHBOARD_LOG_LEVEL": "warning",
+                ], httpPort: 18099, log: nil)
+            defer { worker.kill(signal: SIGTERM) }
             var start: (ContinuousClock.Instant, Int)? = nil
             var end = ContinuousClock.now
             // CPU seconds of the worker, this process (the embedded broker) and PostgreSQL's
@@ -298,8 +288,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
             var cpu = (worker: 0.0, broker: 0.0, postgres: 0.0)
             func cpuNow() -> (worker: Double, broker: Double, postgres: Double) {
                 (
-                    ProcessSpawn.cpuSeconds(of: worker), ProcessSpawn.cpuSeconds(of: getpid()),
-                    ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres")
+                    worker.process.cpuSeconds, ChildProcess.cpuSeconds(of: getpid()),
+                    ChildProcess.cpuSeconds(ofProcessesNamed: "postgres")
                 )
             }
             let deadline = ContinuousClock.now + .seconds(900)
@@ -349,7 +339,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
             }
             return StreamRun(
                 rate: Double(records - first) / seconds, seconds: seconds,
-                rss: ProcessSpawn.peakRSSMegabytes(of: worker), cpu: cpu, transactions: transactions,
+                rss: worker.process.peakRSSMegabytes, cpu: cpu, transactions: transactions,
                 bucketsPerTransaction: buckets)
         }
     }
@@ -383,10 +373,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
     static func prepare(_ url: String, withoutRollups: Bool) async throws {
         try await settle(url)
         let sql = withoutRollups ? disableRollups : "CHECKPOINT"
-        let psql = try ProcessSpawn.start(
-            ["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql],
-            environment: ProcessInfo.processInfo.environment)
-        guard await ProcessSpawn.exit(of: psql) == 0 else {
+        let psql = try ChildProcess(["/usr/bin/psql", url, "-v", "ON_ERROR_STOP=1", "-qc", sql])
+        guard await psql.exit() == 0 else {
             throw ValidationError("preparing the database for a timed run failed (\(sql))")
         }
     }
@@ -396,10 +384,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
     /// 200,000 rows (and of L's table) starts about a minute later, inside a later timed window,
     /// and slows whichever variant runs then: the ratios between variants would measure it.
     static func settle(_ url: String) async throws {
-        let vacuum = try ProcessSpawn.start(
-            ["/usr/bin/vacuumdb", "--all", "--analyze", "--quiet", "--maintenance-db", url],
-            environment: ProcessInfo.processInfo.environment)
-        guard await ProcessSpawn.exit(of: vacuum) == 0 else {
+        let vacuum = try ChildProcess(["/usr/bin/vacuumdb", "--all", "--analyze", "--quiet", "--maintenance-db", url])
+        guard await vacuum.exit() == 0 else {
             throw ValidationError("vacuumdb --all before a timed run failed")
         }
     }
@@ -425,28 +411,27 @@ struct BenchIngestCommand: AsyncParsableCommand {
         var environment = ProcessInfo.processInfo.environment
         environment["SWITCHBOARD_DATABASE_URL"] = url
         environment["SWITCHBOARD_LOG_LEVEL"] = "warning"
-        guard
-            await ProcessSpawn.exit(
-                of: try ProcessSpawn.start([BenchBinaries.switchboard, "migrate"], environment: environment)) == 0
-        else { throw ValidationError("switchboard migrate failed") }
+        guard try await ChildProcess([SwitchboardProcess.binary, "migrate"], environment: environment).exit() == 0
+        else {
+            throw ValidationError("switchboard migrate failed")
+        }
         try await Self.prepare(url, withoutRollups: withoutRollups)
         let start = ContinuousClock.now
-        let postgresAtStart = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres")
-        let importer = try ProcessSpawn.start(
-            [BenchBinaries.switchboard, "import", file.path], environment: environment)
+        let postgresAtStart = ChildProcess.cpuSeconds(ofProcessesNamed: "postgres")
+        let importer = try ChildProcess([SwitchboardProcess.binary, "import", file.path], environment: environment)
         // The peak RSS sampled while it runs (VmHWM, reset by exec): wait4's maximum would count
         // this process's memory, which the child shared between fork and exec.
         let sampling = Task {
             var peak = 0.0
             while !Task.isCancelled {
-                peak = max(peak, ProcessSpawn.peakRSSMegabytes(of: importer))
+                peak = max(peak, importer.peakRSSMegabytes)
                 try? await Task.sleep(for: .milliseconds(100))
             }
             return peak
         }
-        let usage = await ProcessSpawn.usage(of: importer)
+        let usage = await importer.usage()
         let seconds = (ContinuousClock.now - start).inSeconds
-        let postgresSeconds = ProcessSpawn.cpuSeconds(ofProcessesNamed: "postgres") - postgresAtStart
+        let postgresSeconds = ChildProcess.cpuSeconds(ofProcessesNamed: "postgres") - postgresAtStart
         sampling.cancel()
         let rss = await sampling.value
         guard usage.status == 0 else { throw ValidationError("switchboard import failed (\(usage.status))") }

@@ -78,29 +78,20 @@ struct BenchReceiverCommand: AsyncParsableCommand {
         // 2. The embedded cluster, and the receiver as its own process.
         let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
         for topic in settings.topics { try cluster.createTopic(topic, partitions: partitions) }
-        let port = ProcessSpawn.freeLoopbackPort()
         let key = "bench-access-key-\(UInt64.random(in: 0...UInt64.max))"
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWITCHBOARD_FIREHOSE_ACCESS_KEYS"] = key
-        environment["SWITCHBOARD_LOG_LEVEL"] = "warning"
-        environment["SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS"] = "0"
-        let receiver = try ProcessSpawn.start(
-            [
-                BenchBinaries.switchboard, "receive", "--bootstrap", cluster.bootstrapServers, "--http-port",
-                String(port),
-            ],
-            environment: environment)
-        defer {
-            kill(receiver, SIGTERM)
-            _ = ProcessSpawn.wait(receiver)
-        }
-        let base = URL(string: "http://127.0.0.1:\(port)")!
-        guard await eventually(within: .seconds(60), { await httpStatus(base.appendingPathComponent("ready")) == 200 })
-        else { throw ValidationError("the receiver did not become ready") }
+        let receiver = try SwitchboardProcess(
+            ["receive", "--bootstrap", cluster.bootstrapServers],
+            environment: [
+                "SWITCHBOARD_FIREHOSE_ACCESS_KEYS": key, "SWITCHBOARD_LOG_LEVEL": "warning",
+                "SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS": "0",
+            ], log: nil)
+        defer { receiver.kill(signal: SIGTERM) }
+        let base = receiver.baseURL
+        guard await receiver.waitUntilReady() else { throw ValidationError("the receiver did not become ready") }
 
         // 3. The largest request Firehose sends: 64 MiB of records before base64 (~85 MiB body),
         // into a fresh receiver; its peak RSS shows the body is streamed, not held.
-        let idle = ProcessSpawn.peakRSSMegabytes(of: receiver)
+        let idle = receiver.process.peakRSSMegabytes
         if largeMiB > 0 {
             var records: [Data] = []
             var size = 0
@@ -120,7 +111,7 @@ struct BenchReceiverCommand: AsyncParsableCommand {
                     format:
                         "largest request: %.1f MiB of records (%.1f MiB body) in %.2f s; receiver peak RSS %.0f MB (idle %.0f MB)",
                     Double(size) / 1_048_576, Double(body.count) / 1_048_576, seconds,
-                    ProcessSpawn.peakRSSMegabytes(of: receiver), idle))
+                    receiver.process.peakRSSMegabytes, idle))
         }
 
         // 4. Requests of 500 CTRs, plain then gzip; one warm-up pass each is not timed.
@@ -139,9 +130,9 @@ struct BenchReceiverCommand: AsyncParsableCommand {
             }
             let wire = requests.reduce(0) { $0 + ($1.httpBody?.count ?? 0) } / requests.count
             _ = try await send(Array(requests.prefix(concurrency * 2)), count: concurrency * 2)
-            let cpuBefore = ProcessSpawn.cpuSeconds(of: receiver)
+            let cpuBefore = receiver.process.cpuSeconds
             let seconds = try await send(requests, count: requestCount)
-            let cpu = ProcessSpawn.cpuSeconds(of: receiver) - cpuBefore
+            let cpu = receiver.process.cpuSeconds - cpuBefore
             let rate = Double(total) / seconds
             rates[gzip ? "gzip" : "plain"] = rate
             print(
@@ -151,7 +142,7 @@ struct BenchReceiverCommand: AsyncParsableCommand {
                     gzip ? "gzip " : "plain", total, seconds, rate, rate * Double(average) / 1_048_576, wire,
                     cpu * 1_000_000 / Double(total)))
         }
-        let rss = ProcessSpawn.peakRSSMegabytes(of: receiver)
+        let rss = receiver.process.peakRSSMegabytes
 
         // 5. The reference: kcat -P of the same records, the same number of times, same keys.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-kcat.txt")
@@ -174,12 +165,10 @@ struct BenchReceiverCommand: AsyncParsableCommand {
         try handle.close()
         defer { try? FileManager.default.removeItem(at: file) }
         let kcatStart = ContinuousClock.now
-        let usage = await ProcessSpawn.usage(
-            of: try ProcessSpawn.start(
-                [
-                    kcat, "-P", "-b", cluster.bootstrapServers, "-t", settings.contactRecordsTopic, "-K", "\t",
-                    "-X", "enable.idempotence=true", "-X", "acks=all", "-X", "linger.ms=5", "-l", file.path,
-                ], environment: ProcessInfo.processInfo.environment))
+        let usage = try await ChildProcess([
+            kcat, "-P", "-b", cluster.bootstrapServers, "-t", settings.contactRecordsTopic, "-K", "\t",
+            "-X", "enable.idempotence=true", "-X", "acks=all", "-X", "linger.ms=5", "-l", file.path,
+        ]).usage()
         let kcatSeconds = (ContinuousClock.now - kcatStart).inSeconds
         guard usage.status == 0 else { throw ValidationError("kcat exited with \(usage.status)") }
         let kcatRate = Double(total) / kcatSeconds
@@ -200,10 +189,14 @@ struct BenchReceiverCommand: AsyncParsableCommand {
 
     /// Sends `count` requests, round robin over `requests`, `concurrency` at a time over raw
     /// keep-alive connections (one thread each); every answer must be a 200. Returns the seconds.
+    ///
+    /// The cheapest possible client, so the load generator takes as little of the machine's CPU
+    /// as it can from the server it measures: URLSession on Linux spends most of a core on
+    /// 1.5 MB uploads.
     private func send(_ requests: [URLRequest], count: Int) async throws -> Double {
         guard let url = requests.first?.url, let port = url.port else { throw ValidationError("no port") }
         let raw = requests.map { request in
-            RawHTTPConnection.request(
+            LoopbackConnection.request(
                 path: request.url?.path ?? "/", port: port, headers: request.allHTTPHeaderFields ?? [:],
                 body: Array(request.httpBody ?? Data()))
         }
@@ -215,13 +208,16 @@ struct BenchReceiverCommand: AsyncParsableCommand {
                     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                         Thread.detachNewThread {
                             do {
-                                let connection = try RawHTTPConnection(port: port)
+                                let connection = try LoopbackConnection(port: port)
                                 while true {
                                     let index = counter.next()
                                     guard index < count else { break }
-                                    let (status, body) = try connection.send(raw[index % raw.count])
-                                    guard status == 200 else {
-                                        throw ValidationError("the receiver answered \(status): \(body)")
+                                    guard connection.send(raw[index % raw.count]) else {
+                                        throw ValidationError("the receiver closed the connection")
+                                    }
+                                    let answer = connection.readResponse(limit: .seconds(300))
+                                    guard let response = answer.response, response.head.status == 200 else {
+                                        throw ValidationError("the receiver answered: \(answer.text.prefix(1_000))")
                                     }
                                 }
                                 continuation.resume()

@@ -1,5 +1,6 @@
 import ContactCenter
 import Foundation
+import SwitchboardTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -188,36 +189,20 @@ final class BenchWebSocketLoad: @unchecked Sendable {
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         while true {
             let buffer = connection.buffer
-            let s = connection.start
-            guard buffer.count - s >= 2 else { break }
-            let fin = buffer[s] & 0x80 != 0
-            let opcode = buffer[s] & 0x0F
-            var length = Int(buffer[s + 1] & 0x7F)
-            var offset = 2
-            if length == 126 {
-                guard buffer.count - s >= 4 else { break }
-                length = Int(buffer[s + 2]) << 8 | Int(buffer[s + 3])
-                offset = 4
-            } else if length == 127 {
-                guard buffer.count - s >= 10 else { break }
-                length = buffer[(s + 2)..<(s + 10)].reduce(0) { $0 << 8 | Int($1) }
-                offset = 10
-            }
-            guard buffer.count - s >= offset + length else { break }
-            let payload = buffer[(s + offset)..<(s + offset + length)]
-            connection.start = s + offset + length
-            switch opcode {
+            guard let frame = WebSocketFrame.parse(buffer, from: connection.start) else { break }
+            let payload = buffer[frame.payload]
+            connection.start = frame.payload.upperBound
+            switch frame.opcode {
             case 0x9:  // ping → masked pong with the same payload
-                var frame: [UInt8] = [0x8A, 0x80 | UInt8(payload.count), 0, 0, 0, 0]
-                frame += payload
-                _ = frame.withUnsafeBytes { send(connection.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let pong = WebSocketFrame.masked(opcode: 0xA, payload: Array(payload), mask: [0, 0, 0, 0])
+                _ = pong.withUnsafeBytes { send(connection.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             case 0x1, 0x0:
-                if fin && connection.message.isEmpty {
+                if frame.fin && connection.message.isEmpty {
                     payload.withUnsafeBufferPointer { scan($0, connection, now: now) }
                     completed += 1
                 } else {
                     connection.message += payload
-                    if fin {
+                    if frame.fin {
                         connection.message.withUnsafeBufferPointer { scan($0, connection, now: now) }
                         connection.message.removeAll(keepingCapacity: true)
                         completed += 1

@@ -34,4 +34,22 @@ public enum LoopbackSocket {
         }
         return descriptor
     }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    public static func freePort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                _ = bind(descriptor, raw, length)
+                _ = getsockname(descriptor, raw, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 
 @testable import ContactCenter
@@ -232,7 +233,7 @@ struct AgentEventSampleTests {
         ])
     func unusable(target: String, replacement: String, path: String, reason: String) throws {
         let data = Fixtures.replacing(target, with: replacement, in: AgentEventSamples.customStatus)
-        let error = try #require(throws: ContactCenterDecodingError.self) { try AgentEvent(jsonData: data) }
+        let error = try #require(throws: JSONDecodingError.self) { try AgentEvent(jsonData: data) }
         #expect(error.message == "AgentEvent")
         #expect(error.path == path)
         #expect(error.reason.hasPrefix(reason))
@@ -243,7 +244,7 @@ struct AgentEventSampleTests {
         let data = Fixtures.replacing(
             #""EnqueuedTimestamp":"2019-08-13T20:58:00.004Z""#, with: #""EnqueuedTimestamp":17"#,
             in: AgentEventSamples.availableWithNextStatus)
-        let error = try #require(throws: ContactCenterDecodingError.self) { try AgentEvent(jsonData: data) }
+        let error = try #require(throws: JSONDecodingError.self) { try AgentEvent(jsonData: data) }
         #expect(error.path == "CurrentAgentSnapshot.NextAgentStatus.EnqueuedTimestamp")
     }
 }

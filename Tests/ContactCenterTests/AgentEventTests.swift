@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 
 @testable import ContactCenter
@@ -92,7 +93,7 @@ struct AgentEventTests {
         ])
     func pathErrors(target: String, replacement: String, path: String, reason: String) {
         let data = Fixtures.replacing(target, with: replacement, in: Fixtures.agentEventJSON)
-        #expect(throws: ContactCenterDecodingError(message: "AgentEvent", path: path, reason: reason)) {
+        #expect(throws: JSONDecodingError(message: "AgentEvent", path: path, reason: reason)) {
             try AgentEvent(jsonData: data)
         }
     }

@@ -1,5 +1,6 @@
 import ContactCenter
 import Foundation
+import Primitives
 import Testing
 
 @Suite("ConnectStream: the Kafka key of each stream's messages, without decoding them")
@@ -22,25 +23,25 @@ struct ConnectStreamTests {
 
     @Test("no key, an empty key, a key of another type, another stream's message and malformed JSON are errors")
     func errors() throws {
-        let missing = try #require(throws: ContactCenterDecodingError.self) {
+        let missing = try #require(throws: JSONDecodingError.self) {
             try ConnectStream.contactRecords.key(of: Array(#"{"Channel":"VOICE"}"#.utf8))
         }
         #expect(missing.description.hasPrefix("ContactTraceRecord at ContactId"))
-        let empty = try #require(throws: ContactCenterDecodingError.self) {
+        let empty = try #require(throws: JSONDecodingError.self) {
             try ConnectStream.agentEvents.key(of: Array(#"{"AgentARN":""}"#.utf8))
         }
         #expect(empty.path == "AgentARN")
-        #expect(throws: ContactCenterDecodingError.self) {
+        #expect(throws: JSONDecodingError.self) {
             try ConnectStream.agentEvents.key(of: Array(Fixtures.ctrJSON.utf8))
         }
-        let malformed = try #require(throws: ContactCenterDecodingError.self) {
+        let malformed = try #require(throws: JSONDecodingError.self) {
             try ConnectStream.contactEvents.key(of: Array(#"{"detail": {"contactId": "#.utf8))
         }
         #expect(malformed.path == "$")
-        #expect(throws: ContactCenterDecodingError.self) {
+        #expect(throws: JSONDecodingError.self) {
             try ConnectStream.contactRecords.key(of: Array("[1, 2]".utf8))
         }
-        let number = try #require(throws: ContactCenterDecodingError.self) {
+        let number = try #require(throws: JSONDecodingError.self) {
             try ConnectStream.contactRecords.key(of: Array(#"{"ContactId": 42}"#.utf8))
         }
         #expect(number.path == "ContactId")
@@ -91,7 +92,7 @@ struct ConnectStreamTests {
         #expect(!single(#"{"a": 1"#))
         #expect(!single("hello"))
         #expect(!single(""))
-        func key(_ stream: ConnectStream, _ text: String) -> Result<String, ContactCenterDecodingError>? {
+        func key(_ stream: ConnectStream, _ text: String) -> Result<String, JSONDecodingError>? {
             Array(text.utf8).withUnsafeBytes { stream.keyOfSingleObject($0) }
         }
         #expect(try key(.contactRecords, #"{"x": {"ContactId": "in"}, "ContactId": "c"}"#)?.get() == "c")

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 
 @testable import ContactCenter
@@ -265,7 +266,7 @@ struct ContactEventSampleTests {
         ])
     func unusable(json: String, target: String, replacement: String, path: String, reason: String) {
         let data = Fixtures.replacing(target, with: replacement, in: json)
-        #expect(throws: ContactCenterDecodingError(message: "ContactEvent", path: path, reason: reason)) {
+        #expect(throws: JSONDecodingError(message: "ContactEvent", path: path, reason: reason)) {
             try ContactEvent(jsonData: data)
         }
     }
@@ -274,7 +275,7 @@ struct ContactEventSampleTests {
     func undatable() {
         let json = #"{"eventType":"CONTACT_DATA_UPDATED","contactId":"c-1","channel":"VOICE"}"#
         #expect(
-            throws: ContactCenterDecodingError(
+            throws: JSONDecodingError(
                 message: "ContactEvent", path: "time",
                 reason:
                     "is missing: the message is a bare detail without the EventBridge envelope, and the detail carries no timestamp to date the event (initiationTimestamp, connectedToSystemTimestamp, queueInfo.enqueueTimestamp, agentInfo.connectedToAgentTimestamp, disconnectTimestamp)"
@@ -286,7 +287,7 @@ struct ContactEventSampleTests {
     func undatableEnvelope() {
         let json = #"{"id":"e-1","detail":{"EventType":"CONTACT_DATA_UPDATED","ContactId":"c-1"}}"#
         #expect(
-            throws: ContactCenterDecodingError(
+            throws: JSONDecodingError(
                 message: "ContactEvent", path: "time",
                 reason:
                     "is missing or null, and the detail carries no timestamp to date the event (initiationTimestamp, connectedToSystemTimestamp, queueInfo.enqueueTimestamp, agentInfo.connectedToAgentTimestamp, disconnectTimestamp)"
@@ -311,7 +312,7 @@ struct ContactEventSampleTests {
     @Test("an object that is neither an envelope nor a contact event detail")
     func neitherShape() {
         #expect(
-            throws: ContactCenterDecodingError(
+            throws: JSONDecodingError(
                 message: "ContactEvent", path: "detail",
                 reason:
                     "is required but is missing or null: the message has no EventBridge envelope (id, time, source, detail-type, detail) and is not a bare contact event detail either (no eventType or contactId, in camelCase or PascalCase)"
@@ -324,7 +325,7 @@ struct ContactEventSampleTests {
         let printed = ContactEventSamples.disconnectedMixedCase.replacingOccurrences(
             of: #""greetingEndTimestamp":"2021-08-04T17:29:22.000Z"}"#,
             with: #""greetingEndTimestamp":"2021-08-04T17:29:22.000Z",}"#)
-        let error = try #require(throws: ContactCenterDecodingError.self) { try decode(printed) }
+        let error = try #require(throws: JSONDecodingError.self) { try decode(printed) }
         #expect(error.message == "ContactEvent")
         #expect(error.path == "$")
     }

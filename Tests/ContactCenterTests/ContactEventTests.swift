@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 
 @testable import ContactCenter
@@ -67,7 +68,7 @@ struct ContactEventTests {
         ])
     func pathErrors(target: String, replacement: String, path: String, reason: String) {
         let data = Fixtures.replacing(target, with: replacement, in: Fixtures.contactEventJSON)
-        #expect(throws: ContactCenterDecodingError(message: "ContactEvent", path: path, reason: reason)) {
+        #expect(throws: JSONDecodingError(message: "ContactEvent", path: path, reason: reason)) {
             try ContactEvent(jsonData: data)
         }
     }
@@ -75,7 +76,7 @@ struct ContactEventTests {
     @Test("rejects an envelope without detail")
     func missingDetail() {
         #expect(
-            throws: ContactCenterDecodingError(
+            throws: JSONDecodingError(
                 message: "ContactEvent", path: "detail", reason: "is required but is missing or null")
         ) {
             try ContactEvent(jsonData: Data(#"{"id":"x","time":"2026-11-20T09:15:08Z"}"#.utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 
 @testable import ContactCenter
@@ -201,7 +202,7 @@ struct ContactTraceRecordSampleTests {
         ])
     func unusable(target: String, replacement: String, path: String, reason: String) {
         let data = Fixtures.replacing(target, with: replacement, in: Samples.answeredTransferredOut)
-        #expect(throws: ContactCenterDecodingError(message: "ContactTraceRecord", path: path, reason: reason)) {
+        #expect(throws: JSONDecodingError(message: "ContactTraceRecord", path: path, reason: reason)) {
             try ContactTraceRecord(jsonData: data)
         }
     }

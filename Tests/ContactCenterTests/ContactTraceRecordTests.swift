@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 
 @testable import ContactCenter
@@ -150,11 +151,11 @@ struct ContactTraceRecordTests {
         ])
     func pathErrors(target: String, replacement: String, path: String, reason: String) {
         let data = Fixtures.replacing(target, with: replacement, in: Fixtures.ctrJSON)
-        #expect(throws: ContactCenterDecodingError(message: "ContactTraceRecord", path: path, reason: reason)) {
+        #expect(throws: JSONDecodingError(message: "ContactTraceRecord", path: path, reason: reason)) {
             try ContactTraceRecord(jsonData: data)
         }
         // The ingest's entry (bytes parsed where they are) refuses with the same error.
-        #expect(throws: ContactCenterDecodingError(message: "ContactTraceRecord", path: path, reason: reason)) {
+        #expect(throws: JSONDecodingError(message: "ContactTraceRecord", path: path, reason: reason)) {
             try ContactTraceRecord(jsonBytes: Array(data), keepingRaw: .jsonbOrder)
         }
     }
@@ -168,7 +169,7 @@ struct ContactTraceRecordTests {
     @Test("rejects a record without any timestamp to version it")
     func noVersion() {
         #expect(
-            throws: ContactCenterDecodingError(
+            throws: JSONDecodingError(
                 message: "ContactTraceRecord", path: "LastUpdateTimestamp",
                 reason:
                     "is missing, and so are DisconnectTimestamp and InitiationTimestamp; the record has no version for the upsert guard"
@@ -178,16 +179,16 @@ struct ContactTraceRecordTests {
 
     @Test("rejects malformed JSON and non-objects with path $")
     func malformed() throws {
-        let error = try #require(throws: ContactCenterDecodingError.self) {
+        let error = try #require(throws: JSONDecodingError.self) {
             try ContactTraceRecord(jsonData: Data("[1]".utf8))
         }
         #expect(error.path == "$")
         #expect(error.description == "ContactTraceRecord at $: expected a JSON object at the top level, found an array")
-        let truncated = try #require(throws: ContactCenterDecodingError.self) {
+        let truncated = try #require(throws: JSONDecodingError.self) {
             try ContactTraceRecord(jsonData: Data(Fixtures.ctrJSON.utf8.prefix(500)))
         }
         #expect(truncated.path == "$")
-        let fromBytes = try #require(throws: ContactCenterDecodingError.self) {
+        let fromBytes = try #require(throws: JSONDecodingError.self) {
             try ContactTraceRecord(jsonBytes: Array(Fixtures.ctrJSON.utf8.prefix(500)), keepingRaw: .jsonbOrder)
         }
         #expect(fromBytes == truncated, "the same error from bytes parsed where they are")

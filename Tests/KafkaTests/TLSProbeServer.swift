@@ -9,8 +9,7 @@ import SwitchboardTesting
 /// records what a client sends it: with `-msg` it prints every TLS message (the first bytes of
 /// each record in hex) and, once a handshake completes, the decrypted bytes the client sent.
 ///
-/// It is not Kafka: a client's requests are never answered. Started with ``ProcessSpawn``, as
-/// every child of the tests: Foundation's `Process.waitUntilExit` could wait for good here.
+/// It is not Kafka: a client's requests are never answered.
 final class TLSProbeServer {
     /// The certificate (PEM), for the client's `ssl.ca.location`; valid for `IP:127.0.0.1`.
     let certificatePath: String
@@ -18,33 +17,27 @@ final class TLSProbeServer {
     private(set) var port = 0
 
     private let directory: URL
-    private let outputPath: String
-    private let pid: pid_t
+    private let server: ChildProcess
     /// The write end of s_server's standard input, held open: s_server ends when its input does.
     private let input: Int32
     private var stopped = false
 
     /// Generates the certificate and starts the server.
     ///
-    /// - Throws: ``TestFailure`` when s_server does not report its port within `deadline`, or
-    ///   what starting `openssl` throws.
+    /// - Throws: ``TestFailure`` when a certificate cannot be made, `ChildProcess.Failure` when
+    ///   s_server does not report its port within `deadline`, or what starting `openssl` throws.
     init(deadline: Duration = .seconds(30)) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-probe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         certificatePath = directory.appendingPathComponent("certificate.pem").path
         let keyPath = directory.appendingPathComponent("key.pem").path
-        outputPath = directory.appendingPathComponent("s_server.log").path
-        let environment = ProcessInfo.processInfo.environment
-
-        let request = try ProcessSpawn.start(
-            [
-                "/usr/bin/env", "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-                "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyPath, "-out", certificatePath, "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-            ], environment: environment, output: "/dev/null")
-        let status = await ProcessSpawn.exit(of: request)
-        guard status == 0 else {
-            throw TestFailure("openssl req failed with status \(status)")
+        let request = try await ChildProcess.run([
+            "/usr/bin/env", "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+            "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyPath, "-out", certificatePath, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        guard request.status == 0 else {
+            throw TestFailure("openssl req failed with status \(request.status):\n\(request.output)")
         }
 
         // Close-on-exec on both ends: other tests' children must not hold s_server's input open
@@ -56,11 +49,11 @@ final class TLSProbeServer {
         defer { close(ends[0]) }
         // Port 0: the kernel picks a free port, and s_server prints it ("ACCEPT 127.0.0.1:PORT").
         do {
-            pid = try ProcessSpawn.start(
+            server = try ChildProcess(
                 [
                     "/usr/bin/env", "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", certificatePath,
                     "-key", keyPath, "-msg",
-                ], environment: environment, output: outputPath, input: ends[0])
+                ], output: directory.appendingPathComponent("s_server.log").path, input: ends[0])
         } catch {
             close(ends[1])
             throw error
@@ -78,10 +71,7 @@ final class TLSProbeServer {
     }
 
     /// What s_server printed so far (decrypted client bytes decoded leniently).
-    var output: String {
-        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
+    var output: String { server.output }
 
     /// The hex dump of the first bytes s_server received from a client (its first `<<<` message),
     /// for example `16 03 01 00 f4` for a TLS handshake record.
@@ -95,20 +85,12 @@ final class TLSProbeServer {
 
     /// Waits until `extract` finds its answer in the output, checking every 50 ms.
     ///
-    /// - Throws: ``TestFailure`` with `what` and the output so far, if not within `deadline`.
+    /// - Throws: `ChildProcess.Failure` with `what` and the output so far, if not within `deadline`
+    ///   or once the server has stopped.
     func waitFor<T>(_ what: String, within deadline: Duration = .seconds(30), _ extract: (String) -> T?) async throws
         -> T
     {
-        let clock = ContinuousClock()
-        let end = clock.now + deadline
-        while true {
-            let text = output
-            if let value = extract(text) { return value }
-            guard clock.now < end, !stopped, kill(pid, 0) == 0 else {
-                throw TestFailure("\(what): not seen within \(deadline); s_server printed:\n\(text)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await server.waitForOutput(what, within: deadline, extract)
     }
 
     /// Stops the server and removes its files.
@@ -118,8 +100,7 @@ final class TLSProbeServer {
         // SIGKILL, not SIGTERM: the child inherits the test runner thread's blocked signal mask,
         // so a SIGTERM could stay pending forever (seen here). It ends at once, so the blocking
         // wait is short.
-        kill(pid, SIGKILL)
-        _ = ProcessSpawn.wait(pid)
+        server.kill()
         close(input)
         try? FileManager.default.removeItem(at: directory)
     }

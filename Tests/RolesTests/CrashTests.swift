@@ -94,9 +94,9 @@ extension WorkerProcessSuites {
                 }
 
                 var workers = [
-                    try WorkerProcess(
+                    try SwitchboardProcess.worker(
                         bootstrap: cluster.bootstrapServers, databaseURL: url, group: "crash", name: "crash-a"),
-                    try WorkerProcess(
+                    try SwitchboardProcess.worker(
                         bootstrap: cluster.bootstrapServers, databaseURL: url, group: "crash", name: "crash-b"),
                 ]
                 var random = SplitMix64(seed: UInt64(Date().timeIntervalSince1970))
@@ -107,7 +107,7 @@ extension WorkerProcessSuites {
                     let status = await workers[victim].stop(signal: SIGKILL)
                     #expect(status == 128 + SIGKILL)
                     kills += 1
-                    workers[victim] = try WorkerProcess(
+                    workers[victim] = try SwitchboardProcess.worker(
                         bootstrap: cluster.bootstrapServers, databaseURL: url, group: "crash", name: "crash-\(kills)")
                 }
                 let ends = try await producing.value

@@ -74,17 +74,12 @@ struct CredentialSettingsTests {
             (["dev"], "SWITCHBOARD_HOOK_HMAC_SECRET", "abc"),
         ])
     func rolesRefuse(arguments: [String], key: String, value: String) async throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cred-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
         var environment = ProcessInfo.processInfo.environment
         environment[key] = value
         environment["SWITCHBOARD_KAFKA_BOOTSTRAP"] = "127.0.0.1:9"
-        environment["SWITCHBOARD_HTTP_PORT"] = String(ProcessSpawn.freeLoopbackPort())
-        let pid = try ProcessSpawn.start(
-            ["/usr/bin/timeout", "-s", "KILL", "30", WorkerProcess.binary] + arguments, environment: environment,
-            output: log)
-        let status = await ProcessSpawn.exit(of: pid)
-        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        environment["SWITCHBOARD_HTTP_PORT"] = String(LoopbackSocket.freePort())
+        let (status, output) = try await ChildProcess.run(
+            [SwitchboardProcess.binary] + arguments, environment: environment, killAfter: .seconds(30))
         #expect(status != 0 && status != 137, "\(arguments) exits with an error, at once:\n\(output)")
         #expect(output.contains(key), "the message names \(key):\n\(output)")
         #expect(!output.contains("CHANGE-ME"), "the message does not repeat the value:\n\(output)")

@@ -61,13 +61,13 @@ extension WorkerProcessSuites {
             let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
             for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }
             let traffic = try OutageTraffic(cluster: cluster)
-            let worker = try WorkerProcess(
+            let worker = try SwitchboardProcess.worker(
                 bootstrap: cluster.bootstrapServers, databaseURL: postgres.url, group: "outage", name: "outage")
             defer { worker.kill() }
             // A steady stream (300 records every 0.8 s) while the test takes the database away.
             let paced = Task { try await traffic.producePaced(batches: 16, of: 300, every: .milliseconds(800)) }
 
-            #expect(await eventually(within: .seconds(60)) { await worker.status(of: "/ready") == 200 })
+            #expect(await worker.waitUntilReady())
             // Mid-stream: the worker owns its partitions and writes (a claim is a database write
             // too, and one the outage would only delay).
             let writing = await eventually(within: .seconds(60)) {
@@ -165,7 +165,7 @@ extension WorkerProcessSuites {
         /// still unwritten was taken after now. `nil` when that does not happen within `limit`.
         ///
         /// The second condition catches a lane that stays stuck while another lane writes.
-        static func timeToNextWrite(_ worker: WorkerProcess, after written: Double, within limit: Duration) async
+        static func timeToNextWrite(_ worker: SwitchboardProcess, after written: Double, within limit: Duration) async
             -> Duration?
         {
             let clock = ContinuousClock()
@@ -232,7 +232,7 @@ final class OutageTraffic: Sendable {
     func close() async { await producer.close() }
 }
 
-extension WorkerProcess {
+extension SwitchboardProcess {
     /// The value of an unlabelled metric on the worker's `/metrics`, or `nil` when it is not there.
     func metric(_ name: String) async -> Double? {
         guard let body = await body(of: "/metrics") else { return nil }

@@ -17,16 +17,11 @@ struct DatabaseTLSProcessTests {
 
     /// Runs `switchboard` with `arguments` against `url`, killed after 90 s: its status and output.
     func switchboard(_ arguments: [String], url: String) async throws -> (status: Int32, output: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
         var environment = ProcessInfo.processInfo.environment
         environment["SWITCHBOARD_DATABASE_URL"] = url
         environment["SWITCHBOARD_FLOWS_DIR"] = Repository.flowsDirectory
-        let pid = try ProcessSpawn.start(
-            ["/usr/bin/timeout", "-s", "KILL", "90", WorkerProcess.binary] + arguments, environment: environment,
-            output: log)
-        let status = await ProcessSpawn.exit(of: pid)
-        return (status, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        return try await ChildProcess.run(
+            [SwitchboardProcess.binary] + arguments, environment: environment, killAfter: .seconds(90))
     }
 
     @Test("migrate over require, verify-ca and verify-full; refused for a wrong host, a wrong CA and plain text")

@@ -27,19 +27,17 @@ struct ImportTests {
         newer.append(String(decoding: fixtures.contactRecord(index: 5, version: 1).jsonData(), as: UTF8.self))
         let plain = directory.appendingPathComponent("b.json")
         try newer.joined().write(to: plain, atomically: true, encoding: .utf8)
-        #expect(try await ProcessSpawn.shell("gzip '\(plain.path)'") == 0)
+        #expect(try await ChildProcess.shell("gzip '\(plain.path)'") == 0)
 
         try await TestDatabase.withFreshDatabase("import") { client, configuration in
             let url =
                 "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
-            let log = directory.appendingPathComponent("import.log").path
-            let pid = try ProcessSpawn.start(
-                [WorkerProcess.binary, "import", directory.appendingPathComponent("a.json").path, plain.path + ".gz"],
-                environment: ProcessInfo.processInfo.environment.merging(["SWITCHBOARD_DATABASE_URL": url]) { $1 },
-                output: log
-            )
-            let status = await ProcessSpawn.exit(of: pid)
-            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            let (status, output) = try await ChildProcess.run(
+                [
+                    SwitchboardProcess.binary, "import", directory.appendingPathComponent("a.json").path,
+                    plain.path + ".gz",
+                ],
+                environment: ProcessInfo.processInfo.environment.merging(["SWITCHBOARD_DATABASE_URL": url]) { $1 })
             #expect(status == 0, "import exits 0:\n\(output)")
             #expect(output.contains("imported 42 records"))
             #expect(

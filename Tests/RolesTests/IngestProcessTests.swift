@@ -58,7 +58,7 @@ extension WorkerProcessSuites {
                         topic: "contact-records", partition: 0, key: nil,
                         value: Array(fixtures.contactRecord(index: index).jsonData()))
                 }
-                let worker = try WorkerProcess(
+                let worker = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers,
                     databaseURL:
                         "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)",
@@ -110,7 +110,7 @@ extension WorkerProcessSuites {
         }
 
         /// The partitions a worker reports `switchboard_ingest_lag_records` for, as `topic/partition`.
-        static func lagPartitions(_ worker: WorkerProcess) async -> Set<String> {
+        static func lagPartitions(_ worker: SwitchboardProcess) async -> Set<String> {
             let metrics = await worker.body(of: "/metrics") ?? ""
             var partitions: Set<String> = []
             for line in metrics.split(separator: "\n") where line.hasPrefix("switchboard_ingest_lag_records{") {
@@ -130,14 +130,14 @@ extension WorkerProcessSuites {
             try await TestDatabase.withFreshDatabase("e2e_lag") { _, configuration in
                 let url =
                     "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
-                let first = try WorkerProcess(
+                let first = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-lag", name: "lag-1")
                 defer { first.kill() }
                 let alone = await eventually(within: .seconds(60)) { await Self.lagPartitions(first) == all }
                 let reported = await Self.lagPartitions(first)
                 #expect(alone, "one worker reports every partition: \(reported.sorted())")
 
-                let second = try WorkerProcess(
+                let second = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-lag", name: "lag-2")
                 defer { second.kill() }
                 let split = await eventually(within: .seconds(90)) {

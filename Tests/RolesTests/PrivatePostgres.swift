@@ -16,7 +16,7 @@ struct PrivatePostgres: Sendable {
         )
         .appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = ProcessSpawn.freeLoopbackPort()
+        port = LoopbackSocket.freePort()
         self.database = database
     }
 
@@ -25,24 +25,24 @@ struct PrivatePostgres: Sendable {
     /// Starts the server (creating the cluster the first time) and returns once it accepts
     /// connections (`pg_ctl start -w`).
     func start() async throws -> Bool {
-        try await ProcessSpawn.shell("source '\(lib)' && start_postgres '\(directory.path)/pg' \(port) fast") == 0
+        try await ChildProcess.shell("source '\(lib)' && start_postgres '\(directory.path)/pg' \(port) fast") == 0
     }
 
     /// Stops the server (`pg_ctl stop -m fast`: sessions are ended, open transactions roll back).
     @discardableResult
     func stop() async throws -> Bool {
-        try await ProcessSpawn.shell("source '\(lib)' && stop_postgres '\(directory.path)/pg'") == 0
+        try await ChildProcess.shell("source '\(lib)' && stop_postgres '\(directory.path)/pg'") == 0
     }
 
     /// Stops the server, blocking: for `defer` clean-ups only.
     func stopBlocking() {
-        _ = try? ProcessSpawn.shellBlocking("source '\(lib)' && stop_postgres '\(directory.path)/pg'")
+        _ = try? ChildProcess.shellBlocking("source '\(lib)' && stop_postgres '\(directory.path)/pg'")
     }
 
     /// Runs `sql` with psql as the superuser in ``database``; `true` when it succeeded.
     func psql(_ sql: String, database: String? = nil) async throws -> Bool {
         let escaped = sql.replacingOccurrences(of: "'", with: "'\\''")
-        return try await ProcessSpawn.shell(
+        return try await ChildProcess.shell(
             "psql -h 127.0.0.1 -p \(port) -U postgres -d \(database ?? self.database) -v ON_ERROR_STOP=1 -qc '\(escaped)'"
         ) == 0
     }
@@ -51,7 +51,7 @@ struct PrivatePostgres: Sendable {
     /// the server stops).
     func psqlInBackground(_ sql: String) async throws {
         let escaped = sql.replacingOccurrences(of: "'", with: "'\\''")
-        try await ProcessSpawn.shell(
+        try await ChildProcess.shell(
             "nohup psql -h 127.0.0.1 -p \(port) -U postgres -d \(database) -qc '\(escaped)' >/dev/null 2>&1 &"
         )
     }

@@ -21,7 +21,7 @@ struct ReceiveRoleTests {
         logger.logLevel = .warning
         let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
         for topic in ConnectStream.allCases { try cluster.createTopic(topic.rawValue, partitions: 2) }
-        let port = ProcessSpawn.freeLoopbackPort()
+        let port = LoopbackSocket.freePort()
         let settings = try Settings(environment: [
             "SWITCHBOARD_KAFKA_BOOTSTRAP": cluster.bootstrapServers,
             "SWITCHBOARD_HTTP_PORT": String(port),

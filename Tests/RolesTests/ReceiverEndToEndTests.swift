@@ -37,22 +37,20 @@ extension WorkerProcessSuites {
         /// receiver process.
         func withPipeline(
             _ name: String, receiverEnvironment: [String: String] = [:],
-            _ body: @Sendable (EmbeddedKafkaCluster, ReceiverProcess, PostgresClient, String) async throws -> Void
+            _ body: @Sendable (EmbeddedKafkaCluster, SwitchboardProcess, PostgresClient, String) async throws -> Void
         ) async throws {
             let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
             for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }
             try await TestDatabase.withFreshDatabase(name) { client, configuration in
                 let url =
                     "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
-                let worker = try WorkerProcess(
+                let worker = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers, databaseURL: url, group: name, name: name)
                 defer { worker.kill() }
-                let receiver = try ReceiverProcess(
+                let receiver = try SwitchboardProcess.receiver(
                     bootstrap: cluster.bootstrapServers, environment: receiverEnvironment)
                 defer { receiver.kill() }
-                let ready = await eventually(within: .seconds(60)) {
-                    await receiver.status(of: "/ready/receiver") == 200
-                }
+                let ready = await receiver.waitUntilReady("/ready/receiver")
                 #expect(ready, "the receiver became ready:\n\(receiver.log.suffix(2_000))")
                 try await body(cluster, receiver, client, url)
                 #expect(
@@ -89,7 +87,7 @@ extension WorkerProcessSuites {
             return result
         }
 
-        func firehose(_ receiver: ReceiverProcess, gzip: Bool, key: String = ReceiverProcess.accessKey)
+        func firehose(_ receiver: SwitchboardProcess, gzip: Bool, key: String = SwitchboardProcess.receiverAccessKey)
             -> FirehoseClient
         {
             FirehoseClient(
@@ -214,16 +212,20 @@ extension WorkerProcessSuites {
                 }
                 let firehose = self.firehose(first, gzip: false)
                 let body = FirehoseClient.body(requestId: "killed", records: records)
-                // Half the body goes out; the receiver streams it to Kafka (in windows of 64 KiB),
-                // and the ingest stores some rows before the receiver dies.
-                let connection = try PartialRequest(
-                    port: first.httpPort, path: "/v1/firehose/contact-records",
+                // Half the body goes out, on a connection that stays open mid-request; the receiver
+                // streams it to Kafka (in windows of 64 KiB), and the ingest stores some rows before
+                // the receiver dies.
+                let request = LoopbackConnection.request(
+                    path: "/v1/firehose/contact-records", port: first.httpPort,
                     headers: [
                         "X-Amz-Firehose-Request-Id": "killed", "X-Amz-Firehose-Protocol-Version": "1.0",
-                        "X-Amz-Firehose-Access-Key": ReceiverProcess.accessKey, "Content-Type": "application/json",
+                        "X-Amz-Firehose-Access-Key": SwitchboardProcess.receiverAccessKey,
+                        "Content-Type": "application/json",
                     ],
-                    body: body, sending: body.count / 2)
-                defer { connection.close() }
+                    body: body)
+                let connection = try LoopbackConnection(port: first.httpPort)
+                defer { connection.shutdown() }
+                try #require(connection.send(Array(request.dropLast(body.count - body.count / 2))))
                 let partlyStored = await eventually(within: .seconds(60)) {
                     ((try? await Count.count(client, "SELECT count(*) FROM contact_record")) ?? 0) > 0
                 }
@@ -232,7 +234,7 @@ extension WorkerProcessSuites {
                 let before = try await Count.count(client, "SELECT count(*) FROM contact_record")
                 #expect(before < records.count, "the request was cut: \(before) rows")
 
-                let second = try ReceiverProcess(
+                let second = try SwitchboardProcess.receiver(
                     bootstrap: cluster.bootstrapServers, port: first.httpPort,
                     environment: ["SWITCHBOARD_RECEIVER_WINDOW_BYTES": "65536"])
                 defer { second.kill() }
@@ -244,41 +246,6 @@ extension WorkerProcessSuites {
             }
         }
     }
-}
-
-/// An HTTP/1.1 request whose body is sent only in part, over a plain socket: the connection
-/// stays open, mid-request, until ``close()``.
-final class PartialRequest: Sendable {
-    private let descriptor: Int32
-
-    init(port: Int, path: String, headers: [String: String], body: [UInt8], sending count: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: \(body.count)\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "\r\n"
-        try Self.write(descriptor, Array(head.utf8) + body.prefix(count))
-    }
-
-    private static func write(_ descriptor: Int32, _ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-            guard written > 0 else { throw POSIXError(.EPIPE) }
-            offset += written
-        }
-    }
-
-    func close() { _ = Glibc.close(descriptor) }
 }
 
 /// Statuses seen by a client's `onAttempt`, from any thread.

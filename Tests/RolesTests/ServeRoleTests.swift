@@ -18,7 +18,7 @@ struct ServeRoleTests {
         logger.logLevel = .warning
         let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
         for topic in ["agent-events", "contact-events"] { try cluster.createTopic(topic, partitions: 1) }
-        let port = ProcessSpawn.freeLoopbackPort()
+        let port = LoopbackSocket.freePort()
         let settings = try Settings(environment: [
             "SWITCHBOARD_KAFKA_BOOTSTRAP": cluster.bootstrapServers,
             "SWITCHBOARD_HTTP_PORT": String(port),

@@ -7,12 +7,10 @@ import Testing
 /// and the plan's request checks, which need no database.
 @Suite("switchboard staffing: the binary and the plan's request checks")
 struct StaffingCommandTests {
-    /// Runs the binary with `arguments`; its exit status and what it printed (both streams).
+    /// Runs the binary with `arguments` (separated by spaces); its exit status and what it printed
+    /// (both streams).
     static func run(_ arguments: String) async throws -> (status: Int32, output: String) {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("staffing-\(UUID()).log").path
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let status = try await ProcessSpawn.shell("'\(WorkerProcess.binary)' \(arguments)", output: output)
-        return (status, try String(contentsOfFile: output, encoding: .utf8))
+        try await ChildProcess.run([SwitchboardProcess.binary] + arguments.split(separator: " ").map(String.init))
     }
 
     @Test("staffing erlang --json prints one object with the documented names (pyworkforce's vector: 14, 20 scheduled)")

@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import OperatingHours
+import SwitchboardTesting
 import Testing
 
 @testable import Server
@@ -208,7 +209,7 @@ struct FloorStreamTests {
         try await withFloorServer(limits: limits) { _, port, _ in
             // The answering peer runs on a thread of its own, so its pongs never wait for this
             // task to be scheduled; it answers every ping for 3.5 s (three of them).
-            let answering = try RawSocket(port: port)
+            let answering = try LoopbackConnection(port: port)
             answering.send(
                 "GET /v1/floor/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")

@@ -4,7 +4,9 @@ import NIOCore
 import PostgresNIO
 import Testing
 
-@testable import Storage
+// ContactRecordColumns is in the `Bench` SPI (for switchboard-bench), which a testable import does
+// not open.
+@_spi(Bench) @testable import Storage
 
 /// The binds' bytes against PostgreSQL's binary array format, worked out by hand from its
 /// documentation (`array_recv`: dimensions, has-nulls flag, element type OID, then per dimension

@@ -32,7 +32,7 @@ struct SchemaFileTests {
             for name in names {
                 try await client.query("DROP TABLE \(unescaped: name)", logger: TestDatabase.logger)
             }
-            return try Self.pgDump(configuration)
+            return try await Self.pgDump(configuration)
         }
         let expected = Self.render(dump, version: SwitchboardSchema.migrations.last?.version ?? 0)
         if ProcessInfo.processInfo.environment["SWITCHBOARD_SCHEMA_WRITE"] == "1" {
@@ -129,30 +129,18 @@ struct SchemaFileTests {
     }
 
     /// pg_dump's schema of the database of `configuration` (pg_dump from `SWITCHBOARD_TEST_POSTGRES_BIN`).
-    static func pgDump(_ configuration: DatabaseConfiguration) throws -> String {
-        let environment = ProcessInfo.processInfo.environment
+    static func pgDump(_ configuration: DatabaseConfiguration) async throws -> String {
+        var environment = ProcessInfo.processInfo.environment
         let directory = environment["SWITCHBOARD_TEST_POSTGRES_BIN"] ?? "/usr/lib/postgresql/15/bin"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: directory).appendingPathComponent("pg_dump")
-        process.arguments = [
-            "--schema-only", "--no-owner", "--no-privileges", "--host", configuration.host,
-            "--port", String(configuration.port), "--username", configuration.username, configuration.database,
-        ]
-        var childEnvironment = environment
-        if let password = configuration.password { childEnvironment["PGPASSWORD"] = password }
-        process.environment = childEnvironment
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString).sql")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        guard process.terminationStatus == 0 else {
-            throw PgDumpFailed(status: process.terminationStatus, executable: process.executableURL?.path ?? "")
-        }
-        return try String(contentsOf: output, encoding: .utf8)
+        if let password = configuration.password { environment["PGPASSWORD"] = password }
+        let executable = URL(fileURLWithPath: directory).appendingPathComponent("pg_dump").path
+        let (status, dump) = try await ChildProcess.run(
+            [
+                executable, "--schema-only", "--no-owner", "--no-privileges", "--host", configuration.host,
+                "--port", String(configuration.port), "--username", configuration.username, configuration.database,
+            ], environment: environment, includingErrors: false)
+        guard status == 0 else { throw PgDumpFailed(status: status, executable: executable) }
+        return dump
     }
 
     /// Where `old` and `new` first differ, for the failure message.

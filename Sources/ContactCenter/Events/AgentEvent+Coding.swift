@@ -15,7 +15,7 @@ extension AgentEvent {
     ///   - jsonData: One agent event as UTF-8 JSON.
     ///   - form: What ``rawJSON`` keeps: the bytes as received, or the same value in `jsonb`'s
     ///     member order (what the ingest stores).
-    /// - Throws: ``ContactCenterDecodingError`` naming the field path, e.g.
+    /// - Throws: ``JSONDecodingError`` naming the field path, e.g.
     ///   `CurrentAgentSnapshot.Contacts[0].StateStartTimestamp`.
     public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
         self = try jsonData.withUnsafeBytes { bytes in

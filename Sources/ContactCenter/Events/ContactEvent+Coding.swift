@@ -24,7 +24,7 @@ extension ContactEvent {
     ///   - jsonData: One event as UTF-8 JSON.
     ///   - form: What ``rawJSON`` keeps: the bytes as received, or the same value in `jsonb`'s
     ///     member order (what the ingest stores).
-    /// - Throws: ``ContactCenterDecodingError`` naming the field path as the message spells it,
+    /// - Throws: ``JSONDecodingError`` naming the field path as the message spells it,
     ///   e.g. `detail.queueInfo.enqueueTimestamp` or `detail.QueueInfo.EnqueueTimestamp`.
     public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
         self = try jsonData.withUnsafeBytes { bytes in
@@ -97,13 +97,13 @@ extension ContactEvent {
         let detail: JSONObjectReader
         if isEnvelope {
             if let detailType = try root.string("detail-type"), detailType != Self.detailType {
-                throw ContactCenterDecodingError(
+                throw JSONDecodingError(
                     path: "detail-type",
                     reason: "expected \"\(Self.detailType)\", got \"\(detailType)\"; check the EventBridge rule that "
                         + "feeds the contact-events topic")
             }
             guard let envelopeDetail = try root.object("detail") else {
-                throw ContactCenterDecodingError(path: "detail", reason: "is required but is missing or null")
+                throw JSONDecodingError(path: "detail", reason: "is required but is missing or null")
             }
             detail = envelopeDetail
         } else {
@@ -111,7 +111,7 @@ extension ContactEvent {
                 root.hasValue("eventType") || root.hasValue("EventType") || root.hasValue("contactId")
                     || root.hasValue("ContactId")
             else {
-                throw ContactCenterDecodingError(
+                throw JSONDecodingError(
                     path: "detail",
                     reason: "is required but is missing or null: the message has no EventBridge envelope (id, time, "
                         + "source, detail-type, detail) and is not a bare contact event detail either (no eventType "
@@ -152,7 +152,7 @@ extension ContactEvent {
                 isEnvelope
                 ? "is missing or null"
                 : "is missing: the message is a bare detail without the EventBridge envelope"
-            throw ContactCenterDecodingError(
+            throw JSONDecodingError(
                 path: "time",
                 reason: missing + ", and the detail carries no timestamp to date the event (initiationTimestamp, "
                     + "connectedToSystemTimestamp, queueInfo.enqueueTimestamp, agentInfo.connectedToAgentTimestamp, "
@@ -161,7 +161,7 @@ extension ContactEvent {
         let id: String
         if isEnvelope, let envelopeId = try root.string("id") {
             guard !envelopeId.isEmpty else {
-                throw ContactCenterDecodingError(path: "id", reason: "must not be empty")
+                throw JSONDecodingError(path: "id", reason: "must not be empty")
             }
             id = envelopeId
         } else {

@@ -1,3 +1,5 @@
+import Primitives
+
 extension JSONObjectReader {
     /// The member name to read when the same field has several documented spellings, such as
     /// `contactId` and `ContactId` in contact events: the first candidate whose value is present
@@ -40,7 +42,7 @@ extension JSONObjectReader {
     /// ``spelling(_:_:)``: when neither is there, the error names both.
     func requiredString(_ key: StaticString, or alternative: StaticString) throws -> String {
         guard hasValue(key) else {
-            throw ContactCenterDecodingError(
+            throw JSONDecodingError(
                 path: path(of: key), reason: "is required but is missing or null (and so is \(alternative))")
         }
         return try requiredString(key)

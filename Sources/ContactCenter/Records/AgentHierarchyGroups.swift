@@ -1,3 +1,5 @@
+import Primitives
+
 /// `AgentHierarchyGroups {Level1 … Level5}`: the agent's place in the instance's agent
 /// hierarchy, up to five levels (for example region › area › store › team).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// The three streams Amazon Connect emits and Switchboard ingests, named as the receiver's
 /// URL paths and the default topics name them.
@@ -31,13 +32,13 @@ public enum ConnectStream: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// by the stream's decoder as well, so a message without it could never be ingested.
     ///
     /// - Parameter message: One JSON object as UTF-8.
-    /// - Throws: ``ContactCenterDecodingError`` naming the model, the field and what was wrong.
-    public func key(of message: UnsafeRawBufferPointer) throws(ContactCenterDecodingError) -> String {
+    /// - Throws: ``JSONDecodingError`` naming the model, the field and what was wrong.
+    public func key(of message: UnsafeRawBufferPointer) throws(JSONDecodingError) -> String {
         let finder = JSONMemberFinder(bytes: message)
         do {
             let root = finder.skipWhitespace(0)
             guard root < message.count, message[root] == UInt8(ascii: "{") else {
-                throw ContactCenterDecodingError(path: "$", reason: "expected a JSON object at the top level")
+                throw JSONDecodingError(path: "$", reason: "expected a JSON object at the top level")
             }
             switch self {
             case .contactRecords:
@@ -55,17 +56,17 @@ public enum ConnectStream: String, Sendable, Hashable, CaseIterable, CustomStrin
                     finder.member(["contactId", "ContactId"], inObjectAt: root), path: "contactId",
                     alternative: "ContactId")
             }
-        } catch let error as ContactCenterDecodingError {
+        } catch let error as JSONDecodingError {
             throw error.attributed(to: modelName)
         } catch {
-            throw ContactCenterDecodingError(message: modelName, path: "$", reason: "\(error)")
+            throw JSONDecodingError(message: modelName, path: "$", reason: "\(error)")
         }
     }
 
     /// The key of a payload that is exactly one JSON object (whitespace around it aside), read in
     /// one walk of the object's structure: `nil` when the payload is not one object (it holds
     /// several, or garbage: `JSONObjectSplitter` takes it apart), else the key or why there is none.
-    public func keyOfSingleObject(_ payload: UnsafeRawBufferPointer) -> Result<String, ContactCenterDecodingError>? {
+    public func keyOfSingleObject(_ payload: UnsafeRawBufferPointer) -> Result<String, JSONDecodingError>? {
         let finder = JSONMemberFinder(bytes: payload)
         let start = finder.skipWhitespace(0)
         guard start < payload.count, payload[start] == UInt8(ascii: "{") else { return nil }
@@ -80,23 +81,23 @@ public enum ConnectStream: String, Sendable, Hashable, CaseIterable, CustomStrin
         switch found {
         case (0, .object)? where self == .contactEvents:
             // An envelope: the key is in its detail.
-            return Result { () throws(ContactCenterDecodingError) in try key(of: payload) }
+            return Result { () throws(JSONDecodingError) in try key(of: payload) }
         case (0, _)? where self == .contactEvents:
-            return .failure(ContactCenterDecodingError(message: modelName, path: "detail", reason: "must be an object"))
+            return .failure(JSONDecodingError(message: modelName, path: "detail", reason: "must be an object"))
         default:
             // A record's or an agent event's key, or a bare contact event detail's.
             let path = names[self == .contactEvents ? 1 : 0].description
             let alternative = self == .contactEvents ? "ContactId" : nil
-            return Result { () throws(ContactCenterDecodingError) in
+            return Result { () throws(JSONDecodingError) in
                 try Self.key(found, path: path, alternative: alternative)
             }.mapError { $0.attributed(to: modelName) }
         }
     }
 
     /// ``key(of:)`` over bytes.
-    public func key(of message: some ContiguousBytes) throws(ContactCenterDecodingError) -> String {
+    public func key(of message: some ContiguousBytes) throws(JSONDecodingError) -> String {
         let result = message.withUnsafeBytes { bytes in
-            Result { () throws(ContactCenterDecodingError) in try key(of: bytes) }
+            Result { () throws(JSONDecodingError) in try key(of: bytes) }
         }
         return try result.get()
     }
@@ -104,15 +105,15 @@ public enum ConnectStream: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// The key from a found member: a non-empty string.
     private static func key(
         _ found: (Int, JSONMemberFinder.Value)?, path: String, alternative: String? = nil
-    ) throws(ContactCenterDecodingError) -> String {
+    ) throws(JSONDecodingError) -> String {
         guard let (_, value) = found else {
             let also = alternative.map { " (and so is \($0))" } ?? ""
-            throw ContactCenterDecodingError(path: path, reason: "is required but is missing or null\(also)")
+            throw JSONDecodingError(path: path, reason: "is required but is missing or null\(also)")
         }
         guard case .string(let key) = value else {
-            throw ContactCenterDecodingError(path: path, reason: "expected a string")
+            throw JSONDecodingError(path: path, reason: "expected a string")
         }
-        guard !key.isEmpty else { throw ContactCenterDecodingError(path: path, reason: "must not be empty") }
+        guard !key.isEmpty else { throw JSONDecodingError(path: path, reason: "must not be empty") }
         return key
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 extension ContactTraceRecord {
     /// Decodes a CTR from the JSON bytes Amazon Connect writes, keeping the bytes in ``rawJSON``.
@@ -18,7 +19,7 @@ extension ContactTraceRecord {
     ///   - jsonData: One CTR as UTF-8 JSON.
     ///   - form: What ``rawJSON`` keeps: the bytes as received, or the same value in `jsonb`'s
     ///     member order (what the ingest stores).
-    /// - Throws: ``ContactCenterDecodingError`` naming the field path and the problem, e.g.
+    /// - Throws: ``JSONDecodingError`` naming the field path and the problem, e.g.
     ///   path `Agent.AgentInteractionDuration`, reason `expected a whole number of seconds (a
     ///   JSON number), found a string "220"`.
     public init(jsonData: Data, keepingRaw form: RawJSONForm = .asReceived) throws {
@@ -52,7 +53,7 @@ extension ContactTraceRecord {
         let initiation = try root.timestamp("InitiationTimestamp")
         let disconnect = try root.timestamp("DisconnectTimestamp")
         guard let version = try root.timestamp("LastUpdateTimestamp") ?? disconnect ?? initiation else {
-            throw ContactCenterDecodingError(
+            throw JSONDecodingError(
                 path: "LastUpdateTimestamp",
                 reason: "is missing, and so are DisconnectTimestamp and InitiationTimestamp; the record has no "
                     + "version for the upsert guard")

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import OperatingHours
 import PostgresNIO
+import Primitives
 import Storage
 
 /// Loads CTR files exported by Amazon Connect (Firehose to S3) into PostgreSQL.

@@ -1,4 +1,5 @@
 import ContactCenter
+import Primitives
 
 /// Turns one Firehose record into the Kafka messages it holds: each JSON object of its payload
 /// (Connect writes one object per record; a record holding several concatenated or
@@ -54,7 +55,7 @@ struct ConnectMessageSplitter: Sendable {
                 requestId: requestId, origin: origin)
         }
         let key = chunk.withUnsafeBytes { bytes in
-            Result { () throws(ContactCenterDecodingError) in try stream.key(of: bytes) }
+            Result { () throws(JSONDecodingError) in try stream.key(of: bytes) }
         }
         switch key {
         case .success(let key):

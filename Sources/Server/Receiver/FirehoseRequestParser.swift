@@ -1,3 +1,5 @@
+import Primitives
+
 /// One record of a Firehose request, its `data` decoded from base64.
 struct FirehoseRecord: Sendable, Hashable {
     /// What the record held.

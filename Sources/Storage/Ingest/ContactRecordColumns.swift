@@ -9,6 +9,12 @@ import Primitives
 /// through an optional segment (`agent?.username`) would copy the segment, retaining and
 /// releasing its dozen strings, 16 times per row for `Agent` alone. `raw` (2–4 KB per CTR) is written
 /// straight from the rows into its bind (``RowColumn``): gathered first, it would be copied twice.
+///
+/// Not public API: in the `Bench` SPI, for `switchboard-bench bench-ingest`, whose reference load
+/// writes the same values as COPY text (`ContactRecordColumns+CopyText.swift` there) with
+/// ``json(_:)``'s attributes. The columns stay here, beside the upsert that binds them; the SPI
+/// lets the benchmark extend them without making them part of Storage's API.
+@_spi(Bench)
 public struct ContactRecordColumns: Sendable {
     typealias Row = IngestBatch.Sourced<ContactTraceRecord>
 
@@ -161,7 +167,8 @@ public struct ContactRecordColumns: Sendable {
     /// A string map as a JSON object, written by hand: faster than a general encoder per row.
     /// Members in the order `jsonb` stores them (shorter keys first, then by their bytes), which
     /// spares PostgreSQL the sort (``RawJSONForm/jsonbOrder``).
-    static func json(_ attributes: [String: String]) -> Data {
+    @_spi(Bench)
+    public static func json(_ attributes: [String: String]) -> Data {
         var output = [UInt8]()
         output.reserveCapacity(attributes.count * 32 + 2)
         appendJSON(attributes, to: &output)
@@ -184,65 +191,6 @@ public struct ContactRecordColumns: Sendable {
             JSONWriter.appendQuoted(value, to: &output)
         }
         output.append(UInt8(ascii: "}"))
-    }
-}
-
-extension ContactRecordColumns {
-    /// The `contact_record` columns written by the ingest, in the order of the upsert's binds.
-    public static let columnNames = [
-        "contact_id", "initial_contact_id", "previous_contact_id", "next_contact_id", "channel", "initiation_method",
-        "initiation_ts", "connected_to_system_ts", "disconnect_ts", "disconnect_reason", "queue_name", "queue_arn",
-        "enqueue_ts", "dequeue_ts", "queue_duration_s", "agent_username", "agent_arn", "connected_to_agent_ts",
-        "agent_interaction_s", "customer_hold_s", "acw_start_ts", "acw_end_ts", "acw_s", "number_of_holds",
-        "longest_hold_s", "routing_profile", "dialed_number", "customer_number", "store_id", "attributes", "raw",
-        "last_update_ts", "source_partition", "source_offset", "versions_seen", "agent_connection_attempts",
-        "transfer_completed_ts", "transferred_to_endpoint", "agent_hierarchy_level1", "agent_hierarchy_level2",
-        "agent_hierarchy_level3", "agent_hierarchy_level4", "agent_hierarchy_level5", "initiation_month",
-    ]
-
-    /// One row in PostgreSQL's COPY text format (tab-separated, `\N` for NULL), with the same
-    /// values the ingest binds: the reference of `switchboard bench-ingest`.
-    public static func copyTextLine(_ record: ContactTraceRecord, partition: Int32, offset: Int64) -> String {
-        func text(_ value: String?) -> String {
-            guard let value else { return "\\N" }
-            var escaped = ""
-            escaped.reserveCapacity(value.utf8.count)
-            for character in value.unicodeScalars {
-                switch character {
-                case "\\": escaped += "\\\\"
-                case "\t": escaped += "\\t"
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                default: escaped.unicodeScalars.append(character)
-                }
-            }
-            return escaped
-        }
-        func time(_ value: UTCTimestamp?) -> String { value.map { $0.iso8601Milliseconds } ?? "\\N" }
-        func number(_ value: Int?) -> String { value.map(String.init) ?? "\\N" }
-        let queue = record.queue
-        let agent = record.agent
-        let fields: [String] = [
-            text(record.contactId), text(record.initialContactId), text(record.previousContactId),
-            text(record.nextContactId), text(record.channel?.rawValue), text(record.initiationMethod),
-            time(record.initiationTimestamp), time(record.connectedToSystemTimestamp), time(record.disconnectTimestamp),
-            text(record.disconnectReason), text(queue?.name), text(queue?.arn), time(queue?.enqueueTimestamp),
-            time(queue?.dequeueTimestamp), number(queue?.duration), text(agent?.username), text(agent?.arn),
-            time(agent?.connectedToAgentTimestamp), number(agent?.agentInteractionDuration),
-            number(agent?.customerHoldDuration), time(agent?.afterContactWorkStartTimestamp),
-            time(agent?.afterContactWorkEndTimestamp), number(agent?.afterContactWorkDuration),
-            number(agent?.numberOfHolds), number(agent?.longestHoldDuration), text(agent?.routingProfile?.name),
-            text(record.systemEndpoint?.address), text(record.customerEndpoint?.address), text(record.storeId),
-            text(String(decoding: json(record.attributes), as: UTF8.self)),
-            text(String(decoding: record.rawJSON ?? record.jsonData(), as: UTF8.self)),
-            time(record.lastUpdateTimestamp), String(partition), String(offset), "1",
-            number(record.agentConnectionAttempts), time(record.transferCompletedTimestamp),
-            text(record.transferredToEndpoint?.address), text(agent?.hierarchyGroups?.level1?.name),
-            text(agent?.hierarchyGroups?.level2?.name), text(agent?.hierarchyGroups?.level3?.name),
-            text(agent?.hierarchyGroups?.level4?.name), text(agent?.hierarchyGroups?.level5?.name),
-            time(record.partitionMonth),
-        ]
-        return fields.joined(separator: "\t")
     }
 }
 

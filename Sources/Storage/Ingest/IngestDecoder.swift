@@ -1,5 +1,6 @@
 import ContactCenter
 import Foundation
+import Primitives
 
 /// Turns source records into an ``IngestBatch``: decodes, validates, de-duplicates, and routes
 /// what cannot be used to dead letters. Pure: no I/O.
@@ -111,7 +112,7 @@ public struct IngestDecoder: Sendable {
                 return .failure(
                     DeadLetterReason(kind: "unknown_topic", message: "no decoder for topic \(record.topic)"))
             }
-        } catch let error as ContactCenterDecodingError {
+        } catch let error as JSONDecodingError {
             return .failure(DeadLetterReason(kind: "invalid", message: error.description))
         } catch {
             return .failure(DeadLetterReason(kind: "invalid", message: "\(error)"))

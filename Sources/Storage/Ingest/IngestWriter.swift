@@ -176,14 +176,18 @@ public struct IngestWriter: Sendable {
     }
 
     /// The upsert of a batch's contact records (binds encoded, nothing sent): the version guard
-    /// (docs/ingest.md) in SQL; returns the ids of the rows it wrote. Public for `switchboard-bench
-    /// bench-decode`, which times the worker's share of the write path.
+    /// (docs/ingest.md) in SQL; returns the ids of the rows it wrote.
     ///
     /// The arrays are unnested in the select list, in lockstep, not in `FROM`: PostgreSQL copies
     /// every value of a `FROM unnest(…)` into a tuplestore before the first row comes out, and
     /// the select list reads them from the arrays as it goes: a lane's 2,000 CTRs carry ~4.6 MB of
     /// `raw`, and their insert takes about a fifth less time this way. The events' inserts
     /// likewise.
+    ///
+    /// - Note: In the `Bench` SPI for `switchboard-bench bench-decode`, which times the worker's
+    ///   share of the write path: it must encode this very query, so the query cannot move to the
+    ///   bench, and the SPI keeps it out of Storage's public API for everyone else.
+    @_spi(Bench)
     public static func upsertQuery(
         _ records: [IngestBatch.Sourced<ContactTraceRecord>], copies: [String: Int]
     ) -> PostgresQuery {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOPosix
 import Roles
+import SwitchboardTesting
 import Testing
 
 @testable import Server
@@ -60,7 +61,7 @@ struct HTTPLimitsTests {
 
     /// A hook call on a new connection: its status line.
     func hookCall(_ port: Int) async throws -> String {
-        let socket = try RawSocket(port: port)
+        let socket = try LoopbackConnection(port: port)
         let body = #"{"Details":{"Parameters":{"storeId":"shibuya-trattoria"}}}"#
         socket.send(
             "POST /v1/hooks/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.token)\r\n"
@@ -68,7 +69,7 @@ struct HTTPLimitsTests {
         return await onThread { socket.readResponse(limit: .seconds(10)) }.statusLine
     }
 
-    func expectClosedAfter(_ reading: RawSocket.Reading, _ timeout: Duration, _ what: String) {
+    func expectClosedAfter(_ reading: LoopbackConnection.Reading, _ timeout: Duration, _ what: String) {
         #expect(reading.closed, "\(what): closed (\(reading.elapsed))")
         #expect(reading.elapsed >= timeout - .milliseconds(100), "\(what): not before its timeout (\(reading.elapsed))")
         #expect(reading.elapsed < timeout + Self.slack, "\(what): within its timeout (\(reading.elapsed))")
@@ -80,7 +81,7 @@ struct HTTPLimitsTests {
             // Each socket is watched by its own thread from its opening, so a close is seen
             // when it happens, however late this task runs again.
             let readings = try (0..<5).map { _ in
-                let socket = try RawSocket(port: port)
+                let socket = try LoopbackConnection(port: port)
                 return startOnThread { socket.readUntilClosed(limit: .seconds(10)) }
             }
             #expect(try await hookCall(port) == "HTTP/1.1 200 OK", "the hook answers meanwhile")
@@ -95,8 +96,8 @@ struct HTTPLimitsTests {
     @Test("slowloris: a head that trickles in gets 408 and a close once the header timeout has passed")
     func slowloris() async throws {
         try await withServer { port in
-            let socket = try RawSocket(port: port)
-            let reading = await onThread { () -> RawSocket.Reading in
+            let socket = try LoopbackConnection(port: port)
+            let reading = await onThread { () -> LoopbackConnection.Reading in
                 socket.send("GET /health HTTP/1.1\r\nHost: x\r\n")
                 // A header line every 0.3 s until the server answers; what the socket holds
                 // after the answer is its close.
@@ -123,7 +124,7 @@ struct HTTPLimitsTests {
     func malformed() async throws {
         try await withServer { port in
             for garbage in ["GARBAGE\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET /health HTTP/1.1\r\nBad Header\r\n\r\n"] {
-                let socket = try RawSocket(port: port)
+                let socket = try LoopbackConnection(port: port)
                 socket.send(garbage)
                 let reading = await onThread { socket.readUntilClosed(limit: .seconds(5)) }
                 #expect(
@@ -144,8 +145,8 @@ struct HTTPLimitsTests {
                 "GET /health HTTP/1.1\r\nHost: x\r\n"
                 + (0..<20_000).map { "X-H\($0): v\r\n" }.joined() + "\r\n"
             for (name, request) in [("200 KB line", long), ("20,000 lines", many)] {
-                let socket = try RawSocket(port: port)
-                let reading = await onThread { () -> RawSocket.Reading in
+                let socket = try LoopbackConnection(port: port)
+                let reading = await onThread { () -> LoopbackConnection.Reading in
                     socket.send(request)
                     return socket.readUntilClosed(limit: .seconds(10))
                 }
@@ -162,7 +163,7 @@ struct HTTPLimitsTests {
     @Test("a body that stops arriving gets 408 once the body timeout has passed")
     func stalledBody() async throws {
         try await withServer { port in
-            let socket = try RawSocket(port: port)
+            let socket = try LoopbackConnection(port: port)
             socket.send(
                 "POST /v1/hooks/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.token)\r\n"
                     + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
@@ -176,10 +177,11 @@ struct HTTPLimitsTests {
     @Test("an idle keep-alive connection closes after the idle timeout; requests before it are answered")
     func idleKeepAlive() async throws {
         try await withServer { port in
-            let socket = try RawSocket(port: port)
+            let socket = try LoopbackConnection(port: port)
             // One thread sends, reads the answers and waits for the close: both instants of the
             // idle time are taken there.
-            let (answers, reading) = await onThread { () -> ([RawSocket.Reading], RawSocket.Reading) in
+            let (answers, reading) = await onThread {
+                () -> ([LoopbackConnection.Reading], LoopbackConnection.Reading) in
                 let answers = (0..<3).map { _ in
                     socket.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
                     return socket.readResponse(limit: .seconds(5))
@@ -199,7 +201,7 @@ struct HTTPLimitsTests {
     @Test("an error answered before the body was read closes the connection instead of reading on")
     func earlyErrorCloses() async throws {
         try await withServer { port in
-            let socket = try RawSocket(port: port)
+            let socket = try LoopbackConnection(port: port)
             socket.send(
                 "POST /v1/hooks/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong-token-0123456789\r\n"
                     + "Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{\"a\":")
@@ -218,17 +220,17 @@ struct HTTPLimitsTests {
         try await withServer(limits) { port in
             // A caller's keep-alive connection from before the flood keeps working. With the test
             // framework's own client (connected at start) and 10 more, the 12 are taken.
-            let caller = try RawSocket(port: port)
-            let flood = try (0..<10).map { _ in try RawSocket(port: port) }
+            let caller = try LoopbackConnection(port: port)
+            let flood = try (0..<10).map { _ in try LoopbackConnection(port: port) }
             try await Task.sleep(for: .milliseconds(200))
             // One at a time: connections land on different event loops, and which one counts
             // first decides which is over the reserve.
-            var reserve: [RawSocket] = []
+            var reserve: [LoopbackConnection] = []
             for _ in 0..<3 {
-                reserve.append(try RawSocket(port: port))
+                reserve.append(try LoopbackConnection(port: port))
                 try await Task.sleep(for: .milliseconds(100))
             }
-            let beyond = try RawSocket(port: port)
+            let beyond = try LoopbackConnection(port: port)
             let refused = await onThread { beyond.readUntilClosed(limit: .seconds(3)) }
             #expect(refused.closed && refused.bytes.isEmpty, "beyond the reserve: closed at once")
 
@@ -259,7 +261,7 @@ struct HTTPLimitsTests {
             headerTimeout: .seconds(5), bodyTimeout: .seconds(5), idleTimeout: .seconds(5),
             writeStallTimeout: .seconds(1), maxConnections: 50)
         try await withServer(limits) { port in
-            let socket = try RawSocket(port: port)
+            let socket = try LoopbackConnection(port: port)
             socket.send("GET /download HTTP/1.1\r\nHost: x\r\n\r\n")
             // Read nothing for a while: the socket buffers fill and the server's channel turns
             // unwritable; a second later the server closes it.

@@ -1,16 +1,13 @@
 import Foundation
 import SwitchboardTesting
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A minimal HTTP/1.1 client over a non-blocking socket for the stream tests: it speaks just
+/// A minimal HTTP/1.1 client over a ``LoopbackConnection`` for the stream tests: it speaks just
 /// enough WebSocket (server frames, fragmented text, ping → pong) and Server-Sent Events
 /// (chunked body, `id:`/`data:` lines, comments) to check the wire, and it can stop reading on
 /// purpose, which high-level clients cannot.
+///
+/// It runs on the cooperative pool: it only ever takes what has arrived, and sleeps between
+/// tries.
 final class RawStreamClient {
     enum Failure: Error, Equatable {
         case connect(Int32)
@@ -26,7 +23,7 @@ final class RawStreamClient {
         var comment: String?
     }
 
-    private let socket: Int32
+    private let connection: LoopbackConnection
     private var raw: [UInt8] = []
     private var rawStart = 0
     private var body: [UInt8] = []
@@ -43,8 +40,7 @@ final class RawStreamClient {
 
     /// Connects to 127.0.0.1:`port` and sends `GET path`, as a WebSocket upgrade when asked.
     init(port: Int, path: String, headers extra: [String: String] = [:], webSocket: Bool) throws {
-        socket = try LoopbackSocket.connect(port: port)
-        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        connection = try LoopbackConnection(port: port)
         var lines = ["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"]
         if webSocket {
             lines += [
@@ -58,15 +54,9 @@ final class RawStreamClient {
         try send(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8))
     }
 
-    deinit { close(socket) }
-
     /// Ends the connection in both directions (the descriptor is closed at deinit).
     func shutdown() {
-        #if canImport(Glibc)
-            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
-        #else
-            _ = Darwin.shutdown(socket, SHUT_RDWR)
-        #endif
+        connection.shutdown()
     }
 
     /// Sends another request on the same (keep-alive) connection; read its answer with
@@ -79,17 +69,11 @@ final class RawStreamClient {
     func readHead(timeout: Duration = .seconds(5)) async throws {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let end = find([13, 10, 13, 10], in: raw) {
-                let head = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-                raw.removeFirst(end + 4)
-                headers = [:]
-                status = Int(head[0].split(separator: " ")[1]) ?? 0
-                for line in head.dropFirst() {
-                    guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
-                        .trimmingCharacters(in: .whitespaces)
-                }
-                chunked = headers["transfer-encoding"]?.lowercased() == "chunked"
+            if let head = HTTPResponseHead(raw[rawStart...]) {
+                consume(head.length)
+                headers = head.headers
+                status = head.status
+                chunked = head.isChunked
                 return
             }
             try await fill(until: deadline, what: "response head")
@@ -165,72 +149,34 @@ final class RawStreamClient {
 
     // MARK: - Internals
 
+    /// Takes what has arrived, sleeping 2 ms between tries until something has.
     private func fill(until deadline: ContinuousClock.Instant, what: String) async throws {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                raw += buffer[..<count]
-                return
+            switch connection.receive(into: &raw, waiting: .zero) {
+            case .received: return
+            case .closed: throw Failure.closed
+            case .nothing:
+                if ContinuousClock.now >= deadline { throw Failure.timeout(what) }
+                try await Task.sleep(for: .milliseconds(2))
             }
-            if count == 0 { throw Failure.closed }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else { throw Failure.closed }
-            if ContinuousClock.now >= deadline { throw Failure.timeout(what) }
-            try await Task.sleep(for: .milliseconds(2))
         }
     }
 
     private func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count) }
-            if sent < 0 {
-                guard errno == EAGAIN else { throw Failure.closed }
-                usleep(1_000)
-                continue
-            }
-            offset += sent
-        }
-    }
-
-    private func sendBytes(_ socket: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-            Glibc.send(socket, pointer, count, Int32(MSG_NOSIGNAL))
-        #else
-            Darwin.send(socket, pointer, count, 0)
-        #endif
+        guard connection.send(bytes) else { throw Failure.closed }
     }
 
     /// A masked client frame.
     private func sendFrame(opcode: UInt8, payload: [UInt8]) throws {
-        var frame: [UInt8] = [0x80 | opcode, 0x80 | UInt8(payload.count)]
-        let mask: [UInt8] = [1, 2, 3, 4]
-        frame += mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try send(frame)
+        try send(WebSocketFrame.masked(opcode: opcode, payload: payload))
     }
 
     private func takeFrame() throws -> (Bool, UInt8, [UInt8])? {
-        let s = rawStart
-        guard raw.count - s >= 2 else { return nil }
-        let fin = raw[s] & 0x80 != 0
-        let opcode = raw[s] & 0x0F
-        guard raw[s + 1] & 0x80 == 0 else { throw Failure.protocolError("masked server frame") }
-        var length = Int(raw[s + 1] & 0x7F)
-        var offset = 2
-        if length == 126 {
-            guard raw.count - s >= 4 else { return nil }
-            length = Int(raw[s + 2]) << 8 | Int(raw[s + 3])
-            offset = 4
-        } else if length == 127 {
-            guard raw.count - s >= 10 else { return nil }
-            length = raw[(s + 2)..<(s + 10)].reduce(0) { $0 << 8 | Int($1) }
-            offset = 10
-        }
-        guard raw.count - s >= offset + length else { return nil }
-        let payload = Array(raw[(s + offset)..<(s + offset + length)])
-        consume(offset + length)
-        return (fin, opcode, payload)
+        guard let frame = WebSocketFrame.parse(raw, from: rawStart) else { return nil }
+        guard !frame.masked else { throw Failure.protocolError("masked server frame") }
+        let payload = Array(raw[frame.payload])
+        consume(frame.payload.upperBound - rawStart)
+        return (frame.fin, frame.opcode, payload)
     }
 
     private func decodeChunks() {

@@ -1,9 +1,10 @@
-/// A message that could not be decoded or failed validation.
+/// A JSON message that could not be decoded into its model or failed validation: what the
+/// decoders built on ``JSONDocument`` and ``JSONObjectReader`` throw.
 ///
 /// The ingest dead-letters the message with ``description`` as the reason, so the text names
 /// the field and says what was expected: `ContactTraceRecord at Agent.ConnectedToAgentTimestamp:
 /// expected an ISO 8601 UTC timestamp such as "2026-11-20T09:15:02Z", got "yesterday"`.
-public struct ContactCenterDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The model being decoded, e.g. `ContactTraceRecord`, `AgentEvent`, `ContactEvent`.
     public var message: String
     /// The field path in the JSON, dot separated with array indices, e.g.
@@ -28,7 +29,7 @@ public struct ContactCenterDecodingError: Error, Sendable, Hashable, CustomStrin
     public var description: String { "\(message) at \(path): \(reason)" }
 
     /// The same error attributed to `message`.
-    func attributed(to message: String) -> ContactCenterDecodingError {
+    package func attributed(to message: String) -> JSONDecodingError {
         var copy = self
         copy.message = message
         return copy

@@ -6,11 +6,16 @@
 /// looks for. It checks only the structure it walks: a document malformed after the member (or
 /// inside a skipped string) is not noticed here; the decoders, which scan everything, refuse it.
 /// With duplicate names the first wins (the decoders, like `jsonb`, keep the last).
-struct JSONMemberFinder {
-    let bytes: UnsafeRawBufferPointer
+package struct JSONMemberFinder {
+    package let bytes: UnsafeRawBufferPointer
+
+    /// A finder over `bytes`.
+    package init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
 
     /// What a value starts with.
-    enum Value: Equatable {
+    package enum Value: Equatable {
         case string(String)
         case object(start: Int)
         case null
@@ -21,8 +26,8 @@ struct JSONMemberFinder {
     /// earlier names: `(index in names, value)`; `nil` when none is.
     ///
     /// - Parameter start: The offset of the object's `{`.
-    /// - Throws: ``ContactCenterDecodingError`` (path `$`) for a structure it cannot walk.
-    func member(_ names: [StaticString], inObjectAt start: Int) throws -> (Int, Value)? {
+    /// - Throws: ``JSONDecodingError`` (path `$`) for a structure it cannot walk.
+    package func member(_ names: [StaticString], inObjectAt start: Int) throws -> (Int, Value)? {
         var position = start + 1
         var fallback: (Int, Value)?
         while case .member(let name, let valueStart) = try step(position) {
@@ -42,8 +47,8 @@ struct JSONMemberFinder {
     /// present and not `null` (as ``member(_:inObjectAt:)``), and the offset just past the
     /// object's `}`.
     ///
-    /// - Throws: ``ContactCenterDecodingError`` (path `$`) for a structure it cannot walk.
-    func walk(_ names: [StaticString], objectAt start: Int) throws -> (found: (Int, Value)?, end: Int) {
+    /// - Throws: ``JSONDecodingError`` (path `$`) for a structure it cannot walk.
+    package func walk(_ names: [StaticString], objectAt start: Int) throws -> (found: (Int, Value)?, end: Int) {
         var position = start + 1
         var found: (Int, Value)?
         while true {
@@ -70,7 +75,7 @@ struct JSONMemberFinder {
 
     /// Reads the next member's name and `:` (after a `,` if there is one), or the object's end.
     ///
-    /// - Throws: ``ContactCenterDecodingError`` (path `$`) for a structure it cannot walk.
+    /// - Throws: ``JSONDecodingError`` (path `$`) for a structure it cannot walk.
     private func step(_ start: Int) throws -> Step {
         var position = skipWhitespace(start)
         guard position < bytes.count else { throw malformed(position, "the object is not closed") }
@@ -94,7 +99,7 @@ struct JSONMemberFinder {
     }
 
     /// The offset of the first non-whitespace byte at or after `position`.
-    func skipWhitespace(_ position: Int) -> Int {
+    package func skipWhitespace(_ position: Int) -> Int {
         var position = position
         while position < bytes.count {
             switch bytes[position] {
@@ -205,7 +210,7 @@ struct JSONMemberFinder {
         }
     }
 
-    private func malformed(_ position: Int, _ reason: String) -> ContactCenterDecodingError {
-        ContactCenterDecodingError(path: "$", reason: "malformed JSON at byte \(position): \(reason)")
+    private func malformed(_ position: Int, _ reason: String) -> JSONDecodingError {
+        JSONDecodingError(path: "$", reason: "malformed JSON at byte \(position): \(reason)")
     }
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ContactCenter
+@testable import OperatingHours
 
 @Suite("HookCall: the IVR hook's request body")
 struct HookCallTests {

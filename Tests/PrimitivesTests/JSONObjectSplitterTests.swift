@@ -1,4 +1,4 @@
-import ContactCenter
+import Primitives
 import Testing
 
 @Suite("Splitting exported CTR files")

@@ -2,34 +2,41 @@ import Foundation
 
 /// Typed, path-aware access to one object of a `JSONDocument`.
 ///
-/// Conventions shared by every decoder of this module:
+/// Conventions shared by every decoder built on it:
 /// - An absent member and an explicit `null` both read as `nil` (Amazon Connect writes either).
 /// - A member of the wrong type is an error naming the member's full path.
 /// - Unknown members are ignored here; they survive in the raw bytes the models keep.
 /// - With duplicate member names the last one wins, as in PostgreSQL's `jsonb`.
-struct JSONObjectReader {
-    let document: JSONDocument
-    let index: Int
+package struct JSONObjectReader {
+    package let document: JSONDocument
+    package let index: Int
     /// Path of this object; empty for the document root.
-    let path: String
+    package let path: String
+
+    /// A reader over the object at tape index `index`, whose path is `path`.
+    package init(document: JSONDocument, index: Int, path: String) {
+        self.document = document
+        self.index = index
+        self.path = path
+    }
 
     /// A reader over the document's root, which must be an object.
-    static func root(_ document: JSONDocument) throws -> JSONObjectReader {
+    package static func root(_ document: JSONDocument) throws -> JSONObjectReader {
         guard document.node(0).kind == .object else {
-            throw ContactCenterDecodingError(
+            throw JSONDecodingError(
                 path: "$", reason: "expected a JSON object at the top level, found \(describe(document.node(0).kind))")
         }
         return JSONObjectReader(document: document, index: 0, path: "")
     }
 
-    func path(of key: StaticString) -> String { path.isEmpty ? key.description : "\(path).\(key)" }
+    package func path(of key: StaticString) -> String { path.isEmpty ? key.description : "\(path).\(key)" }
 
     /// The tape index of the value of `key`, or `nil` when absent.
     ///
     /// The members are compared from the last, so the first match is the last of duplicates
     /// (the one that wins) and the search stops there; from the object's member table: names by
     /// length, then bytes.
-    func lookup(_ key: StaticString) -> Int? {
+    package func lookup(_ key: StaticString) -> Int? {
         let container = document.node(index)
         let first = Int(container.members)
         let keyLength = Int32(key.utf8CodeUnitCount)
@@ -49,7 +56,7 @@ struct JSONObjectReader {
     }
 
     /// Calls `body` with each member name and value index, in document order.
-    func forEachMember(_ body: (String, Int) throws -> Void) rethrows {
+    package func forEachMember(_ body: (String, Int) throws -> Void) rethrows {
         var cursor = index + 1
         let end = Int(document.node(index).next)
         while cursor < end {
@@ -60,12 +67,12 @@ struct JSONObjectReader {
 
     /// The value index of `key` unless it is absent or `null`.
     @inline(__always)
-    private func present(_ key: StaticString) -> Int? {
+    package func present(_ key: StaticString) -> Int? {
         guard let valueIndex = lookup(key), document.node(valueIndex).kind != .null else { return nil }
         return valueIndex
     }
 
-    func string(_ key: StaticString) throws -> String? {
+    package func string(_ key: StaticString) throws -> String? {
         guard let valueIndex = present(key) else { return nil }
         guard document.node(valueIndex).kind == .string else {
             throw typeMismatch(key, valueIndex, expected: "a string")
@@ -74,40 +81,12 @@ struct JSONObjectReader {
     }
 
     /// A string that must be present, not `null` and not empty.
-    func requiredString(_ key: StaticString) throws -> String {
+    package func requiredString(_ key: StaticString) throws -> String {
         guard let value = try string(key) else {
-            throw ContactCenterDecodingError(path: path(of: key), reason: "is required but is missing or null")
+            throw JSONDecodingError(path: path(of: key), reason: "is required but is missing or null")
         }
         guard !value.isEmpty else {
-            throw ContactCenterDecodingError(path: path(of: key), reason: "must not be empty")
-        }
-        return value
-    }
-
-    func timestamp(_ key: StaticString) throws -> UTCTimestamp? {
-        guard let valueIndex = present(key) else { return nil }
-        guard document.node(valueIndex).kind == .string else {
-            throw typeMismatch(
-                key, valueIndex, expected: "an ISO 8601 UTC timestamp string such as \"2026-11-20T09:15:02Z\"")
-        }
-        let parsed: UTCTimestamp?
-        if document.node(valueIndex).flag {
-            parsed = UTCTimestamp(iso8601: document.string(at: valueIndex))
-        } else {
-            parsed = document.withStringBytes(valueIndex) { UTCTimestamp.parse($0) }
-        }
-        guard let parsed else {
-            throw ContactCenterDecodingError(
-                path: path(of: key),
-                reason: "expected an ISO 8601 UTC timestamp such as \"2026-11-20T09:15:02Z\" or "
-                    + "\"2026-11-20T09:15:02.123Z\", got \(document.rawText(at: valueIndex))")
-        }
-        return parsed
-    }
-
-    func requiredTimestamp(_ key: StaticString) throws -> UTCTimestamp {
-        guard let value = try timestamp(key) else {
-            throw ContactCenterDecodingError(path: path(of: key), reason: "is required but is missing or null")
+            throw JSONDecodingError(path: path(of: key), reason: "must not be empty")
         }
         return value
     }
@@ -116,7 +95,7 @@ struct JSONObjectReader {
     ///
     /// Accepts integral numbers written with a fraction or exponent (`12.0`, `1.2e1`); rejects
     /// strings, fractions and negatives.
-    func wholeNumber(_ key: StaticString, unit: String = "seconds") throws -> Int? {
+    package func wholeNumber(_ key: StaticString, unit: String = "seconds") throws -> Int? {
         guard let valueIndex = present(key) else { return nil }
         let node = document.node(valueIndex)
         guard node.kind == .number else {
@@ -133,14 +112,14 @@ struct JSONObjectReader {
             value = nil
         }
         guard let value, value >= 0 else {
-            throw ContactCenterDecodingError(
+            throw JSONDecodingError(
                 path: path(of: key),
                 reason: "expected a non-negative whole number of \(unit), got \(document.literal(at: valueIndex))")
         }
         return value
     }
 
-    func object(_ key: StaticString) throws -> JSONObjectReader? {
+    package func object(_ key: StaticString) throws -> JSONObjectReader? {
         guard let valueIndex = present(key) else { return nil }
         guard document.node(valueIndex).kind == .object else {
             throw typeMismatch(key, valueIndex, expected: "an object")
@@ -149,7 +128,7 @@ struct JSONObjectReader {
     }
 
     /// The elements of an array member, each with its path (`Contacts[2]`).
-    func array(_ key: StaticString) throws -> [(index: Int, path: String)]? {
+    package func array(_ key: StaticString) throws -> [(index: Int, path: String)]? {
         guard let valueIndex = present(key) else { return nil }
         guard document.node(valueIndex).kind == .array else {
             throw typeMismatch(key, valueIndex, expected: "an array")
@@ -167,10 +146,10 @@ struct JSONObjectReader {
     }
 
     /// An array whose elements must be objects.
-    func objects(_ key: StaticString) throws -> [JSONObjectReader]? {
+    package func objects(_ key: StaticString) throws -> [JSONObjectReader]? {
         try array(key)?.map { element in
             guard document.node(element.index).kind == .object else {
-                throw ContactCenterDecodingError(
+                throw JSONDecodingError(
                     path: element.path,
                     reason: "expected an object, found \(Self.describe(document.node(element.index).kind))")
             }
@@ -179,13 +158,13 @@ struct JSONObjectReader {
     }
 
     /// An array whose elements must be strings; `null` elements are skipped.
-    func strings(_ key: StaticString) throws -> [String]? {
+    package func strings(_ key: StaticString) throws -> [String]? {
         try array(key)?.compactMap { element in
             switch document.node(element.index).kind {
             case .string: return document.string(at: element.index)
             case .null: return nil
             case let kind:
-                throw ContactCenterDecodingError(
+                throw JSONDecodingError(
                     path: element.path, reason: "expected a string, found \(Self.describe(kind))")
             }
         }
@@ -193,7 +172,7 @@ struct JSONObjectReader {
 
     /// An object read as a string map. Non-string values are kept as their JSON text
     /// (`42`, `true`, `{"a":1}`); `null` values are dropped.
-    func stringMap(_ key: StaticString) throws -> [String: String]? {
+    package func stringMap(_ key: StaticString) throws -> [String: String]? {
         guard let reader = try object(key) else { return nil }
         var map: [String: String] = [:]
         map.reserveCapacity(Int(document.node(reader.index).count))
@@ -207,17 +186,17 @@ struct JSONObjectReader {
         return map
     }
 
-    private func typeMismatch(_ key: StaticString, _ valueIndex: Int, expected: String) -> ContactCenterDecodingError {
+    package func typeMismatch(_ key: StaticString, _ valueIndex: Int, expected: String) -> JSONDecodingError {
         let kind = document.node(valueIndex).kind
         var found = Self.describe(kind)
         if kind == .string || kind == .number || kind == .true || kind == .false {
             let text = document.rawText(at: valueIndex)
             found += " " + (text.count > 60 ? String(text.prefix(60)) + "…" : text)
         }
-        return ContactCenterDecodingError(path: path(of: key), reason: "expected \(expected), found \(found)")
+        return JSONDecodingError(path: path(of: key), reason: "expected \(expected), found \(found)")
     }
 
-    static func describe(_ kind: JSONDocument.Kind) -> String {
+    package static func describe(_ kind: JSONDocument.Kind) -> String {
         switch kind {
         case .object: return "an object"
         case .array: return "an array"

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// It validates the whole document (grammar, UTF-8, escapes) and records one tape node per
 /// value. See `JSONDocument` for the rules and why they match PostgreSQL's `jsonb`.
-struct JSONScanner {
+package struct JSONScanner {
     /// Containers nested deeper than this are rejected instead of exhausting the stack.
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
@@ -16,14 +16,14 @@ struct JSONScanner {
     /// together when it closes.
     private var openMembers: [JSONDocument.Member] = []
 
-    init(bytes: UnsafeRawBufferPointer) {
+    package init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         nodes.reserveCapacity(max(16, bytes.count / 12))
         members.reserveCapacity(max(8, bytes.count / 24))
     }
 
     /// Scans one complete document: a single value surrounded by optional whitespace.
-    mutating func scanDocument() throws -> (nodes: [JSONDocument.Node], members: [JSONDocument.Member]) {
+    package mutating func scanDocument() throws -> (nodes: [JSONDocument.Node], members: [JSONDocument.Member]) {
         skipWhitespace()
         try scanValue(depth: 0)
         skipWhitespace()
@@ -219,7 +219,7 @@ struct JSONScanner {
     /// above 0x7F (the bytes a string scan must look at one by one), and possibly of bytes above
     /// one (a borrow carries upwards only): the lowest set bit marks the first exactly.
     @inline(__always)
-    static func attentionMask(_ word: UInt64) -> UInt64 {
+    package static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let controlOrHigh = (word &- ones &* 0x20) & ~word | word
@@ -314,7 +314,7 @@ struct JSONScanner {
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
@@ -330,12 +330,12 @@ struct JSONScanner {
         return "byte 0x\(String(byte, radix: 16))"
     }
 
-    private func fail(_ reason: String) -> ContactCenterDecodingError {
-        ContactCenterDecodingError(path: "$", reason: "malformed JSON at byte \(position): \(reason)")
+    private func fail(_ reason: String) -> JSONDecodingError {
+        JSONDecodingError(path: "$", reason: "malformed JSON at byte \(position): \(reason)")
     }
 
     /// Decodes the escapes of an already validated string body.
-    static func unescape(_ body: UnsafeRawBufferPointer) -> String {
+    package static func unescape(_ body: UnsafeRawBufferPointer) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(body.count)
         var index = 0

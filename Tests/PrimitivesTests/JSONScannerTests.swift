@@ -1,8 +1,7 @@
 import Foundation
-import Primitives
 import Testing
 
-@testable import ContactCenter
+@testable import Primitives
 
 @Suite("JSON scanner")
 struct JSONScannerTests {
@@ -35,7 +34,7 @@ struct JSONScannerTests {
     func rejectsInvalidUTF8() throws {
         for bytes: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0x80]] {
             let data = Data([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])
-            #expect(throws: ContactCenterDecodingError.self) { try JSONDocument.parse(data) { _ in } }
+            #expect(throws: JSONDecodingError.self) { try JSONDocument.parse(data) { _ in } }
         }
     }
 
@@ -60,7 +59,7 @@ struct JSONScannerTests {
             #expect(try string(head + "\u{7F}" + tail) == head + "\u{7F}" + tail)
             var invalid = Array(#"{"k":""#.utf8) + Array(head.utf8) + [0xC0, 0xAF] + Array(tail.utf8)
             invalid += Array(#""}"#.utf8)
-            #expect(throws: ContactCenterDecodingError.self) { try JSONDocument.parse(Data(invalid)) { _ in } }
+            #expect(throws: JSONDecodingError.self) { try JSONDocument.parse(Data(invalid)) { _ in } }
             #expect(!accepts(#"{"k":""# + head), "unterminated at \(offset)")
         }
     }
@@ -107,7 +106,7 @@ struct JSONScannerTests {
     @Test("reports the byte offset of a syntax error")
     func errorOffset() {
         #expect(
-            throws: ContactCenterDecodingError(
+            throws: JSONDecodingError(
                 path: "$", reason: "malformed JSON at byte 5: unexpected '}', expected a value")
         ) {
             try JSONDocument.parse(Data(#"{"a":}"#.utf8)) { _ in }

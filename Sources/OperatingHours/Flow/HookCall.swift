@@ -1,3 +1,5 @@
+import Primitives
+
 /// What an IVR hook call asks, read from either body shape the hook accepts.
 ///
 /// - The Amazon Connect Lambda event: `{"Name": "ContactFlowEvent", "Details": {"ContactData":
@@ -8,7 +10,7 @@
 ///
 /// Unknown keys are ignored. A string may also be sent as a number or a boolean (kept as written:
 /// `42`, `1.5e3`, `true`), because IVR builders often do; `null` reads as absent. With duplicate
-/// keys the last one wins. The body is read with the module's strict JSON scanner (a few
+/// keys the last one wins. The body is read with Primitives' strict JSON scanner (a few
 /// microseconds for Connect's 1–2 KB event, against about 15 with `JSONDecoder`): the hook
 /// answers while the caller hears silence. It is as strict as PostgreSQL's `jsonb`: `\u0000`,
 /// unpaired surrogate escapes and invalid UTF-8 are refused (400).
@@ -52,7 +54,7 @@ public struct HookCall: Hashable, Sendable {
             }
         } catch let error as HookCallError {
             throw error
-        } catch let error as ContactCenterDecodingError {
+        } catch let error as JSONDecodingError {
             throw HookCallError("malformed JSON: \(error.reason)")
         } catch {
             throw HookCallError("malformed JSON")

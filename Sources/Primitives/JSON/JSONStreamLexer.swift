@@ -2,7 +2,7 @@
 ///
 /// String values arrive in pieces (``stringContent(_:)``, escapes already decoded) so a string
 /// of any length passes through without being held; member names arrive whole.
-protocol JSONStreamHandler {
+package protocol JSONStreamHandler {
     mutating func beginObject() throws
     mutating func endObject() throws
     mutating func beginArray() throws
@@ -18,11 +18,11 @@ protocol JSONStreamHandler {
 }
 
 /// A JSON document that is not well formed, at a byte offset of the (decoded) body.
-struct JSONStreamError: Error, Hashable, Sendable, CustomStringConvertible {
-    var offset: Int
-    var reason: String
+package struct JSONStreamError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var offset: Int
+    package var reason: String
 
-    var description: String { "malformed JSON at byte \(offset): \(reason)" }
+    package var description: String { "malformed JSON at byte \(offset): \(reason)" }
 }
 
 /// A push parser of one JSON document fed in pieces of any size: memory stays bounded however
@@ -32,11 +32,11 @@ struct JSONStreamError: Error, Hashable, Sendable, CustomStringConvertible {
 /// It checks the grammar (nesting, commas, colons, literals) and decodes string escapes; it
 /// does not check that a number is well formed beyond its characters, nor the UTF-8 of
 /// strings, which it passes through as bytes.
-struct JSONStreamLexer {
+package struct JSONStreamLexer {
     /// The longest member name accepted.
-    static let maximumKeyBytes = 1024
+    package static let maximumKeyBytes = 1024
     /// The deepest nesting accepted.
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private enum Container { case object, array }
     private enum Expectation { case value, valueOrEnd, key, keyOrEnd, colon, commaOrEnd, done }
@@ -57,13 +57,16 @@ struct JSONStreamLexer {
     /// Bytes fed so far.
     private(set) var offset = 0
 
+    /// A lexer before the document's first byte.
+    package init() {}
+
     /// Whether a whole document has been read.
-    var isComplete: Bool { expectation == .done }
+    package var isComplete: Bool { expectation == .done }
 
     /// Feeds the next piece of the document.
     ///
     /// - Throws: ``JSONStreamError``, or what the handler throws.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer, to handler: inout some JSONStreamHandler) throws {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer, to handler: inout some JSONStreamHandler) throws {
         var index = 0
         let count = bytes.count
         defer { offset += count }
@@ -150,7 +153,7 @@ struct JSONStreamLexer {
     /// Ends the document.
     ///
     /// - Throws: ``JSONStreamError`` when the document is incomplete.
-    mutating func finish(handler: inout some JSONStreamHandler) throws {
+    package mutating func finish(handler: inout some JSONStreamHandler) throws {
         if case .scalar = token {
             token = .none
             try endScalar(handler: &handler)

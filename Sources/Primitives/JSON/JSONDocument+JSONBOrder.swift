@@ -24,15 +24,17 @@ public enum RawJSONForm: Sendable, Hashable {
 extension JSONDocument {
     /// Parses `data`, runs `body` with the document, and returns its result with the JSON to keep
     /// in `rawJSON` (`data` itself, or ``jsonbOrdered()``).
-    static func decode<R>(_ data: Data, keepingRaw form: RawJSONForm, _ body: (JSONDocument) throws -> R) throws -> (
-        value: R, raw: Data
-    ) {
+    package static func decode<R>(_ data: Data, keepingRaw form: RawJSONForm, _ body: (JSONDocument) throws -> R) throws
+        -> (
+            value: R, raw: Data
+        )
+    {
         try data.withUnsafeBytes { bytes in try decode(bytes, keepingRaw: form, asReceived: data, body) }
     }
 
     /// Parses `bytes`, runs `body` with the document, and returns its result with the JSON to
     /// keep in `rawJSON`: `asReceived` (the bytes as a `Data`), or ``jsonbOrdered()``.
-    static func decode<R>(
+    package static func decode<R>(
         _ bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm, asReceived: @autoclosure () -> Data,
         _ body: (JSONDocument) throws -> R
     ) throws -> (value: R, raw: Data) {
@@ -47,7 +49,7 @@ extension JSONDocument {
 
     /// Decodes one record (a CTR, an agent event, a contact event) from `bytes` with `body`,
     /// returning it with the JSON its `rawJSON` keeps; errors are attributed to `name`.
-    static func decodeRecord<R>(
+    package static func decodeRecord<R>(
         _ name: String, _ bytes: UnsafeRawBufferPointer, keepingRaw form: RawJSONForm,
         asReceived: @autoclosure () -> Data, _ body: (JSONObjectReader) throws -> R
     ) throws -> (value: R, raw: Data) {
@@ -55,13 +57,13 @@ extension JSONDocument {
             return try decode(bytes, keepingRaw: form, asReceived: asReceived()) { document in
                 try body(JSONObjectReader.root(document))
             }
-        } catch let error as ContactCenterDecodingError {
+        } catch let error as JSONDecodingError {
             throw error.attributed(to: name)
         }
     }
 
     /// The document in ``RawJSONForm/jsonbOrder``.
-    func jsonbOrdered() -> Data {
+    package func jsonbOrdered() -> Data {
         // The output is the input without the whitespace between tokens: never longer. Written
         // into memory of its own, handed to the `Data`: `Data(count:)` would zero it first.
         guard let output = malloc(max(bytes.count, 1)) else { fatalError("out of memory") }
