@@ -1,21 +1,21 @@
 import SwitchboardTesting
 
 extension LoopbackConnection {
-    /// What ``answerPings(for:)`` saw.
+    /// What ``answerPings(_:limit:)`` saw.
     struct PingAnswers: Sendable {
         var pings = 0
         var closed = false
     }
 
-    /// After a WebSocket upgrade request: reads the 101 and then the server's frames for
-    /// `duration`, answering each ping with its pong, as a healthy browser does. It blocks: run
-    /// it on a thread of its own.
-    func answerPings(for duration: Duration) -> PingAnswers {
+    /// After a WebSocket upgrade request: reads the 101 and then the server's frames, answering
+    /// each ping with its pong as a healthy browser does, until `count` pings were answered, the
+    /// server closed, or `limit` passed. It blocks: run it on a thread of its own.
+    func answerPings(_ count: Int, limit duration: Duration) -> PingAnswers {
         var answers = PingAnswers()
         let deadline = ContinuousClock.now + duration
         var raw: [UInt8] = []
         var upgraded = false
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline && answers.pings < count {
             switch receive(into: &raw, waiting: .milliseconds(20)) {
             case .nothing: continue
             case .closed:
