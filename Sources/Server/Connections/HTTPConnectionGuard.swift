@@ -55,6 +55,9 @@ final class HTTPConnectionGuard {
     /// The request guard's context: where answers of the guard's own are written (through NIO's
     /// response encoder).
     var requestContext: ChannelHandlerContext?
+    /// The connection, from its activation until it ends: a timer closes it even before the
+    /// request guard joined the pipeline.
+    private var channel: (any Channel)?
     /// The state of the timers' jitter (SplitMix64): a connection draws from its own, seeded once,
     /// instead of asking the kernel for random bytes at every timer.
     private var jitterState: UInt64
@@ -72,6 +75,7 @@ final class HTTPConnectionGuard {
     func activated(_ context: ChannelHandlerContext) {
         guard !counted else { return }
         counted = true
+        channel = context.channel
         let open = metrics.opened()
         move(to: .idle)
         if open > limits.maxConnections + limits.reservedConnections {
@@ -116,6 +120,7 @@ final class HTTPConnectionGuard {
 
     /// The connection is gone.
     func deactivated() {
+        channel = nil
         cancelTimer()
         stallTimer?.cancel()
         stallTimer = nil
@@ -205,7 +210,7 @@ final class HTTPConnectionGuard {
         metrics.closed(oversize ? .oversize : .malformed)
         guard !responseStarted, phase != .closing else {
             phase = .closing
-            requestContext.map { close($0.channel) }
+            closeConnection()
             return
         }
         if oversize {
@@ -254,13 +259,13 @@ final class HTTPConnectionGuard {
             } else {
                 metrics.closed(first ? .headerTimeout : .idle)
                 phase = .closing
-                requestContext.map { close($0.channel) }
+                closeConnection()
             }
         case .readingBody:
             metrics.closed(.bodyTimeout)
             if responseStarted {
                 phase = .closing
-                requestContext.map { close($0.channel) }
+                closeConnection()
             } else {
                 answer(
                     .requestTimeout, code: "request_timeout",
@@ -278,7 +283,11 @@ final class HTTPConnectionGuard {
     private func answer(_ status: HTTPResponseStatus, code: String, reason: String) {
         phase = .closing
         cancelTimer()
-        guard let context = requestContext else { return }
+        guard let context = requestContext else {
+            // No request guard yet (or any more) to answer through: the close alone.
+            closeConnection()
+            return
+        }
         var json = JSONWriter(capacity: 128)
         json.beginObject()
         json.member("error", code)
@@ -306,6 +315,11 @@ final class HTTPConnectionGuard {
     static func lingeringClose(_ channel: any Channel) {
         channel.close(mode: .output, promise: nil)
         channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+    }
+
+    /// Closes the connection through whichever handler is still in its pipeline.
+    private func closeConnection() {
+        if let channel = requestContext?.channel ?? self.channel { close(channel) }
     }
 
     private func close(_ channel: any Channel) {
