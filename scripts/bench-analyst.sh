@@ -162,13 +162,7 @@ plan_args=(staffing plan --from "$(date -u +%F)" --to "$(date -u -d '+27 days' +
 started=$(date +%s)
 "$binary" "${plan_args[@]}" >/dev/null
 staffing_refresh_s=$(($(date +%s) - started))
-q_staffing=""
-for _ in 1 2 3; do
-    t0=$(date +%s%N)
-    "$binary" "${plan_args[@]}" >/dev/null
-    t=$((($(date +%s%N) - t0) / 1000000))
-    if [ -z "$q_staffing" ] || [ "$t" -lt "$q_staffing" ]; then q_staffing=$t; fi
-done
+q_staffing=$(fastest_of_3_ms "$binary" "${plan_args[@]}")
 
 log "queue_interval_metrics, one day ($day): $q_queue ms"
 log "store_day_metrics, one month ($month): $q_month ms"

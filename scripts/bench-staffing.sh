@@ -43,13 +43,7 @@ log "switchboard staffing backtest --weeks 8"
 
 plan_args=(staffing plan --from "$(date -u +%F)" --to "$(date -u -d '+27 days' +%F)" --service-level 80/20 --format csv)
 "$binary" "${plan_args[@]}" >/dev/null
-q_staffing=""
-for _ in 1 2 3; do
-    t0=$(date +%s%N)
-    "$binary" "${plan_args[@]}" >/dev/null
-    t=$((($(date +%s%N) - t0) / 1000000))
-    if [ -z "$q_staffing" ] || [ "$t" -lt "$q_staffing" ]; then q_staffing=$t; fi
-done
+q_staffing=$(fastest_of_3_ms "$binary" "${plan_args[@]}")
 log "switchboard staffing plan, all queues, 4 weeks: $q_staffing ms"
 
 log "the console's staffing panel: GET /v1/staffing on switchboard dev"
