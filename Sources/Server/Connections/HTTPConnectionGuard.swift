@@ -317,9 +317,9 @@ final class HTTPConnectionGuard {
         channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
     }
 
-    /// Closes the connection through whichever handler is still in its pipeline.
+    /// Closes the connection, whichever handlers are still in its pipeline.
     private func closeConnection() {
-        if let channel = requestContext?.channel ?? self.channel { close(channel) }
+        if let channel { close(channel) }
     }
 
     private func close(_ channel: any Channel) {
