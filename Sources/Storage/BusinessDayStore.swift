@@ -92,11 +92,17 @@ public struct BusinessDayStore: Sendable {
         return nil
     }
 
-    /// Replaces every store and business day with `stores` and `days`, in one transaction.
+    /// Replaces every store and business day with `stores` and `days`, in one transaction, unless
+    /// the tables already hold exactly these rows (every role and one-shot command writes them at
+    /// start, nearly always unchanged: the rewrite, its `ANALYZE` and the rollups' definition
+    /// check cost a few hundred milliseconds that a comparison saves).
     ///
     /// Several processes may do this at once (every role migrates at start): the tables are
     /// locked against each other's rewrite, while readers keep reading the previous rows.
-    public func replace(stores: [StoreRow], days: [BusinessDayRow]) async throws {
+    ///
+    /// - Returns: Whether the tables were rewritten (`false`: they held these rows already).
+    @discardableResult
+    public func replace(stores: [StoreRow], days: [BusinessDayRow]) async throws -> Bool {
         var ids = ArrayColumn<String>()
         var names = ArrayColumn<String>()
         var zones = ArrayColumn<String>()
@@ -128,6 +134,23 @@ public struct BusinessDayStore: Sendable {
             closes.append(day.closesAt)
         }
         let logger = self.logger
+        // Equal as sets: the new rows are unique by (store, date) as the primary key makes the
+        // stored ones, so equal counts and no new row missing mean the same rows.
+        let unchanged = try await client.query(
+            """
+            SELECT (SELECT count(*) FROM store) = cardinality(\(ids))
+               AND (SELECT count(*) FROM store_business_day) = cardinality(\(dates))
+               AND NOT EXISTS (
+                   SELECT * FROM unnest(\(ids), \(names), \(zones), \(calendars), \(profiles), \(attributes))
+                   EXCEPT SELECT store_id, name, time_zone, calendar_id, hours_profile, attributes FROM store)
+               AND NOT EXISTS (
+                   SELECT s, d::date, t, r, h, o, c
+                   FROM unnest(\(dayStores), \(dates), \(types), \(reasons), \(holidays), \(opens), \(closes))
+                       AS v(s, d, t, r, h, o, c)
+                   EXCEPT SELECT store_id, business_date, day_type, hours_reason, holiday_name, opens_at, closes_at
+                   FROM store_business_day)
+            """, logger: logger)
+        for try await same in unchanged.decode(Bool.self) where same { return false }
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
                 "LOCK TABLE store, store_business_day IN SHARE ROW EXCLUSIVE MODE", logger: logger)
@@ -156,5 +179,6 @@ public struct BusinessDayStore: Sendable {
             // Store days are filed by these tables: rebuild the contact rollups if they changed.
             try await connection.query("SELECT rollup_sync_definitions()", logger: logger)
         }
+        return true
     }
 }

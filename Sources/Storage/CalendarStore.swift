@@ -35,8 +35,12 @@ public struct CalendarStore: Sendable {
         self.logger = logger
     }
 
-    /// Replaces the holidays of the years covered by `days` with `days` (idempotent).
-    public func replace(years: ClosedRange<Int>, with days: [CalendarDay]) async throws {
+    /// Replaces the holidays of the years covered by `days` with `days` (idempotent), unless those
+    /// years already hold exactly these days (as at nearly every start).
+    ///
+    /// - Returns: Whether the days were rewritten.
+    @discardableResult
+    public func replace(years: ClosedRange<Int>, with days: [CalendarDay]) async throws -> Bool {
         var dates = ArrayColumn<String>()
         var japanese = ArrayColumn<String>()
         var english = ArrayColumn<String>()
@@ -49,6 +53,15 @@ public struct CalendarStore: Sendable {
         }
         let first = "\(years.lowerBound)-01-01"
         let last = "\(years.upperBound)-12-31"
+        let unchanged = try await client.query(
+            """
+            SELECT (SELECT count(*) FROM calendar_day WHERE day BETWEEN \(first)::date AND \(last)::date)
+                       = cardinality(\(dates))
+               AND NOT EXISTS (
+                   SELECT d::date, j, e, k FROM unnest(\(dates), \(japanese), \(english), \(kinds)) AS v(d, j, e, k)
+                   EXCEPT SELECT day, name_ja, name_en, kind FROM calendar_day)
+            """, logger: logger)
+        for try await same in unchanged.decode(Bool.self) where same { return false }
         try await client.withTransaction(logger: logger) { connection in
             // Every role migrates at start: concurrent rewrites queue up instead of colliding.
             try await connection.query("LOCK TABLE calendar_day IN SHARE ROW EXCLUSIVE MODE", logger: logger)
@@ -66,5 +79,6 @@ public struct CalendarStore: Sendable {
             // Day types follow the holidays: rebuild the contact rollups if they changed.
             try await connection.query("SELECT rollup_sync_definitions()", logger: logger)
         }
+        return true
     }
 }

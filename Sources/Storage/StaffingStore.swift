@@ -293,8 +293,7 @@ public struct StaffingStore: Sendable {
                     forecast_offered, forecast_aht_s, patience_s, offered_load, agents, fractional_agents,
                     scheduled_agents, scheduled_fractional_agents, service_level, connect_service_level,
                     probability_of_waiting, average_speed_of_answer_s, occupancy, probability_of_abandoning)
-                SELECT \(planId), q, nullif(n, ''),
-                       (d::date::timestamp AT TIME ZONE analytics_time_zone()) + s * interval '15 minutes', t,
+                SELECT \(planId), q, nullif(n, ''), m.midnight + s * interval '15 minutes', t,
                        o, nullif(a, 'NaN'), nullif(p, 'NaN'), l, g, f, sc, sf, sl, c, w, nullif(asa, 'NaN'), oc,
                        nullif(ab, 'NaN')
                 FROM unnest(\(columns.0), \(columns.1), \(columns.2), \(columns.3), \(columns.4), \(columns.5),
@@ -302,6 +301,9 @@ public struct StaffingStore: Sendable {
                             \(columns.12), \(columns.13), \(columns.14), \(columns.15), \(columns.16),
                             \(columns.17), \(columns.18))
                     AS v(q, n, d, s, t, o, a, p, l, g, f, sc, sf, sl, c, w, asa, oc, ab)
+                -- Each date's midnight once (the time zone looked up per date, not per interval).
+                JOIN (SELECT d, d::date::timestamp AT TIME ZONE analytics_time_zone() AS midnight
+                      FROM (SELECT DISTINCT d FROM unnest(\(columns.2)) AS u(d)) AS u) AS m USING (d)
                 """, logger: logger)
             return planId
         }

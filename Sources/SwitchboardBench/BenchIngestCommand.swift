@@ -137,6 +137,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
         var streams: [StreamRun] = []
         var bareStreams: [StreamRun] = []
         var limitSeconds: [Double] = []
+        // L's CPU seconds (both psql processes and PostgreSQL) per round.
+        var limitCPU: [Double] = []
         for round in 0..<rounds {
             streams.append(
                 try await timeStream(
@@ -154,11 +156,19 @@ struct BenchIngestCommand: AsyncParsableCommand {
             }
             try await Self.prepare(benchURL, withoutRollups: false)
             let copy2Start = ContinuousClock.now
+            let postgresAtStart = ChildProcess.cpuSeconds(ofProcessesNamed: "postgres")
             let copies = try halves.map { try psql("\\copy contact_record_copy (\(columns)) FROM '\($0.path)'") }
+            var psqlSeconds = 0.0
             for copy in copies {
-                guard await copy.exit() == 0 else { throw ValidationError("psql \\copy failed") }
+                let usage = await copy.usage()
+                guard usage.status == 0 else { throw ValidationError("psql \\copy failed") }
+                psqlSeconds += usage.cpuSeconds
             }
             limitSeconds.append((ContinuousClock.now - copy2Start).inSeconds)
+            // The two sessions' backends end once psql has gone; their CPU joins the postmaster's
+            // reaped children's when it has waited for them.
+            try await Task.sleep(for: .milliseconds(500))
+            limitCPU.append(psqlSeconds + ChildProcess.cpuSeconds(ofProcessesNamed: "postgres") - postgresAtStart)
             bareStreams.append(
                 try await timeStream(
                     into: "switchboard_bench_bare_\(round + 1)", group: "bench-bare-\(round + 1)", cluster: cluster,
@@ -169,6 +179,11 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let megabytesPerSecond = ingestRate * Double(bytes) / Double(records) / 1_048_576
         let copy2Seconds = limitSeconds.min()!
         let copy2Rate = Double(distinct) / copy2Seconds
+        // CPU per 1,000 rows, the stream's (worker and PostgreSQL; the embedded broker stands in
+        // for Kafka, which runs elsewhere) over L's: a ratio the machine's speed moves little.
+        let streamCPUPerThousand = stream.perThousandRows(stream.cpu.worker + stream.cpu.postgres)
+        let limitCPUPerThousand = limitCPU.min()! / Double(distinct) * 1_000
+        let cpuRatioL = streamCPUPerThousand / limitCPUPerThousand
         let bareStream = bareStreams.max { $0.rate < $1.rate }!
         let rollupRatio = stream.rate / bareStream.rate
         print(
@@ -239,22 +254,24 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     ingest: %d CTRs (%d contacts) in %.2f s = %.0f rows/s, %.1f MB/s, worker peak RSS %.0f MB
                     CPU seconds per 1,000 rows while ingesting: worker %.3f, broker (this process) %.3f, PostgreSQL %.3f, total %.3f (%.2f cores busy of 2)
                     psql \\copy reference, one connection: %d rows in %.2f s = %.0f rows/s
-                    psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s
+                    psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s, CPU seconds per 1,000 rows (psql and PostgreSQL, the lowest round) %.3f
+                    CPU per row, stream (worker and PostgreSQL) / L = %.2f
                     switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
                     the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s (each the faster of two, alternated)
                     ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, stream with / without rollups = %.2f, import with / without rollups = %.2f
-                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f
+                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f cpu_ratio_l=%.2f cores_busy=%.2f
                     """,
                 records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
                 stream.perThousandRows(cpu.worker), stream.perThousandRows(cpu.broker),
                 stream.perThousandRows(cpu.postgres), stream.perThousandRows(cpu.worker + cpu.broker + cpu.postgres),
                 (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds,
-                distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
+                distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate, limitCPUPerThousand, cpuRatioL,
                 records, importSeconds, importRate, importRSS, imported.cpuSeconds,
                 bare.seconds, bare.rate, bare.cpuSeconds,
                 ratio, ratioL, ratioImport, rollupRatio, importRollupRatio,
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
-                importRSS, rollupRatio, importRollupRatio, rollupCPURatio
+                importRSS, rollupRatio, importRollupRatio, rollupCPURatio, cpuRatioL,
+                (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds
             )
         )
     }

@@ -109,4 +109,48 @@ struct BusinessDayTests {
             }
         }
     }
+
+    @Test("the same stores, days and holidays again are kept; one changed, missing or extra row rewrites them")
+    func unchangedKept() async throws {
+        let flows = try FlowStore.load(directory: Repository.flowsDirectory).flows
+        try await TestDatabase.withFreshDatabase("business_days_kept") { client, _ in
+            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            let now = Date(timeIntervalSince1970: 1_780_272_000)
+            try await AnalystCalendar.sync(client: client, flows: flows, logger: Self.logger, now: now)
+            #expect(!(try await AnalystCalendar.syncBusinessDays(client: client, flows: flows, logger: Self.logger, now: now)))
+
+            let store = BusinessDayStore(client: client, logger: Self.logger)
+            let (stores, days) = AnalystCalendar.businessDays(of: flows, years: 2026...2027)
+            #expect(!(try await store.replace(stores: stores, days: days)))
+
+            var changed = days
+            let index = changed.firstIndex { $0.storeId == "tsukiji-sushi" && $0.businessDate == "2027-02-09" }!
+            changed[index].dayType = "weekday"
+            changed[index].hoursReason = "edited"
+            #expect(try await store.replace(stores: stores, days: changed))
+            let rows = try await client.query(
+                """
+                SELECT day_type, hours_reason FROM store_business_day
+                WHERE store_id = 'tsukiji-sushi' AND business_date = '2027-02-09'
+                """, logger: TestDatabase.logger)
+            for try await (type, reason) in rows.decode((String, String?).self) {
+                #expect(type == "weekday" && reason == "edited")
+            }
+            #expect(try await store.replace(stores: stores, days: Array(changed.dropLast())), "a row fewer")
+            #expect(try await store.replace(stores: stores, days: changed), "a row more")
+            var renamed = stores
+            renamed[0].name += " (new)"
+            #expect(try await store.replace(stores: renamed, days: changed), "a store's name")
+            #expect(!(try await store.replace(stores: renamed, days: changed)))
+
+            let calendar = CalendarStore(client: client, logger: Self.logger)
+            let japanese = flows.calendars[FlowSet.japaneseCalendarId] ?? JapaneseHolidayCalendar.standard
+            let holidays = japanese.holidays(inYear: 2027).map {
+                CalendarDay(day: $0.date.description, nameJa: $0.nameJa, nameEn: $0.nameEn, kind: $0.kind.rawValue)
+            }
+            #expect(!(try await calendar.replace(years: 2027...2027, with: holidays)))
+            #expect(try await calendar.replace(years: 2027...2027, with: Array(holidays.dropFirst())))
+            #expect(try await calendar.replace(years: 2027...2027, with: holidays))
+        }
+    }
 }

@@ -16,4 +16,49 @@ struct StaffingRefreshTests {
         let immediate = StaffingPlanner.HistoryRefreshes(every: .zero)
         #expect(immediate.claim() && immediate.claim())
     }
+
+    @Test("reads are kept until the next refresh, never from before a refresh that was claimed or still runs")
+    func keptReads() {
+        let refreshes = StaffingPlanner.HistoryRefreshes(every: .zero)
+        let key = StaffingPlanner.ReadKey(first: "2026-12-01", last: "2026-12-01", queue: nil)
+        let reads = StaffingPlanner.Reads(
+            queueId: nil, queues: [:], baselines: [:], dates: ["2026-12-01"], weekend: [], dayTypes: [:])
+
+        #expect(refreshes.claim())
+        let during = refreshes.reads(for: key)
+        refreshes.keep(reads, for: key, generation: during.generation)
+        #expect(refreshes.reads(for: key).reads == nil, "read while the refresh ran: may predate it")
+
+        refreshes.refreshed()
+        let after = refreshes.reads(for: key)
+        #expect(after.reads == nil)
+        refreshes.keep(reads, for: key, generation: after.generation)
+        #expect(refreshes.reads(for: key).reads?.dates == ["2026-12-01"])
+        let other = StaffingPlanner.ReadKey(first: "2026-12-02", last: "2026-12-02", queue: nil)
+        #expect(refreshes.reads(for: other).reads == nil, "another request's shape")
+
+        let begun = refreshes.reads(for: other)
+        #expect(refreshes.claim())
+        refreshes.refreshed()
+        #expect(refreshes.reads(for: key).reads == nil, "a refresh drops what was kept")
+        refreshes.keep(reads, for: other, generation: begun.generation)
+        #expect(refreshes.reads(for: other).reads == nil, "begun before the refresh")
+    }
+
+    @Test("at most a bounded number of request shapes are kept")
+    func bounded() {
+        let refreshes = StaffingPlanner.HistoryRefreshes(every: .seconds(300))
+        #expect(refreshes.claim())
+        refreshes.refreshed()
+        let reads = StaffingPlanner.Reads(queueId: nil, queues: [:], baselines: [:], dates: [], weekend: [], dayTypes: [:])
+        for day in 1...(StaffingPlanner.HistoryRefreshes.maximumKept + 1) {
+            let key = StaffingPlanner.ReadKey(first: "2026-12-\(day)", last: "2026-12-\(day)", queue: nil)
+            refreshes.keep(reads, for: key, generation: refreshes.reads(for: key).generation)
+        }
+        let kept = (1...(StaffingPlanner.HistoryRefreshes.maximumKept + 1)).count { day in
+            refreshes.reads(for: StaffingPlanner.ReadKey(first: "2026-12-\(day)", last: "2026-12-\(day)", queue: nil))
+                .reads != nil
+        }
+        #expect(kept >= 1 && kept <= StaffingPlanner.HistoryRefreshes.maximumKept)
+    }
 }

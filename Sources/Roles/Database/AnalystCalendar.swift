@@ -20,20 +20,30 @@ public enum AnalystCalendar {
         let days = years.flatMap { calendar.holidays(inYear: $0) }.map {
             CalendarDay(day: $0.date.description, nameJa: $0.nameJa, nameEn: $0.nameEn, kind: $0.kind.rawValue)
         }
-        try await CalendarStore(client: client, logger: logger).replace(years: years, with: days)
-        if let flows { try await syncBusinessDays(client: client, flows: flows, logger: logger, now: now) }
+        var rewritten = try await CalendarStore(client: client, logger: logger).replace(years: years, with: days)
+        if let flows {
+            rewritten = try await syncBusinessDays(client: client, flows: flows, logger: logger, now: now) || rewritten
+        }
+        // A rewrite checks the rollups' definitions itself; without one, the settings they were
+        // computed with (an `analytics_setting` changed in SQL) are still checked at every start.
+        if !rewritten { try await client.query("SELECT rollup_sync_definitions()", logger: logger) }
     }
 
     /// Rewrites the stores and their business days for every year with contacts and the coming
     /// year (after an import, a reload of `flows/`, or at start).
+    ///
+    /// - Returns: Whether they were rewritten (`false`: the tables held them already).
+    @discardableResult
     public static func syncBusinessDays(
         client: PostgresClient, flows: FlowSet, logger: Logger, now: Date = Date()
-    ) async throws {
+    ) async throws -> Bool {
         let store = BusinessDayStore(client: client, logger: logger)
         let range = years(withContacts: try await store.contactYears(), now: now)
         let (stores, days) = businessDays(of: flows, years: range)
-        try await store.replace(stores: stores, days: days)
-        logger.debug("wrote \(days.count) business days of \(stores.count) stores for \(range)")
+        let rewritten = try await store.replace(stores: stores, days: days)
+        logger.debug(
+            "\(rewritten ? "wrote" : "kept") \(days.count) business days of \(stores.count) stores for \(range)")
+        return rewritten
     }
 
     /// The years to write: those with contacts, the current one and the next one, within the

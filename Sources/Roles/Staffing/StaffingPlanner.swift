@@ -57,29 +57,88 @@ public struct StaffingPlanner: Sendable {
         refreshes = refreshEvery.map(HistoryRefreshes.init(every:))
     }
 
-    /// The instant of a planner's last history refresh.
+    /// What a plan reads besides its request: the queue asked for (by id), the history of the
+    /// queues it covers, their baselines and the calendar of its dates.
+    struct Reads: Sendable {
+        var queueId: String?
+        var queues: [String: StaffingQueueHistory]
+        var baselines: [StaffingBaselineKey: StaffingBaseline]
+        var dates: [String]
+        var weekend: Set<String>
+        var dayTypes: [String: [String: StaffingDayType]]
+    }
+
+    /// The request fields that decide a plan's ``Reads``.
+    struct ReadKey: Hashable, Sendable {
+        var first: String
+        var last: String
+        var queue: String?
+    }
+
+    /// A planner's last history refresh, and what plans read since it.
+    ///
+    /// Between two refreshes the history changes only through another process's refresh, so a
+    /// plan asked again (the console's panel, every few seconds) reuses what the last one read:
+    /// the panel follows the history and the stores' calendar within one refresh period.
     final class HistoryRefreshes: Sendable {
         let every: Duration
-        private let last = Mutex<ContinuousClock.Instant?>(nil)
+        /// The most request shapes whose reads are kept (the API takes any range).
+        static let maximumKept = 16
+
+        private struct State {
+            var last: ContinuousClock.Instant?
+            /// Whether a claimed refresh has not ended yet: reads made meanwhile may predate it.
+            var refreshing = false
+            /// Counts claimed refreshes: reads begun before the latest one are not kept.
+            var generation = 0
+            var reads: [ReadKey: Reads] = [:]
+        }
+
+        private let state = Mutex(State())
 
         init(every: Duration) {
             self.every = every
         }
 
         /// Whether a refresh is due now; when it is, it counts as done from now on, so that
-        /// requests arriving together do not all refresh.
+        /// requests arriving together do not all refresh, and the reads kept are dropped.
         func claim() -> Bool {
             let now = ContinuousClock.now
-            return last.withLock { last in
-                if let previous = last, now - previous < every { return false }
-                last = now
+            return state.withLock { state in
+                if let previous = state.last, now - previous < every { return false }
+                state.last = now
+                state.refreshing = true
+                state.generation += 1
+                state.reads = [:]
                 return true
             }
         }
 
+        /// The claimed refresh ended.
+        func refreshed() {
+            state.withLock { $0.refreshing = false }
+        }
+
         /// A claimed refresh failed: the next plan tries again.
         func release() {
-            last.withLock { $0 = nil }
+            state.withLock { state in
+                state.last = nil
+                state.refreshing = false
+            }
+        }
+
+        /// The reads kept for `key`, or the generation to pass to ``keep(_:for:generation:)``.
+        func reads(for key: ReadKey) -> (reads: Reads?, generation: Int) {
+            state.withLock { ($0.reads[key], $0.generation) }
+        }
+
+        /// Keeps `reads` for `key` unless a refresh was claimed since they began or is running.
+        func keep(_ reads: Reads, for key: ReadKey, generation: Int) {
+            state.withLock { state in
+                guard state.generation == generation, !state.refreshing else { return }
+                if state.reads.count >= Self.maximumKept { state.reads = [:] }
+                state.reads[key] = reads
+            }
         }
     }
 
@@ -91,41 +150,59 @@ public struct StaffingPlanner: Sendable {
         if refreshes?.claim() ?? true {
             do {
                 try await store.refreshHistory()
+                refreshes?.refreshed()
             } catch {
                 refreshes?.release()
                 throw error
             }
         }
-        let known = try await store.knownQueues()
-        if let queue = request.queue, known[queue] == nil {
-            let byName = known.first { $0.value == queue }?.key
-            guard byName != nil else {
-                let list = known.map { $0.value ?? $0.key }.sorted().joined(separator: ", ")
-                throw RequestError(description: "unknown queue \(queue): queues with history are \(list)")
-            }
+        let key = ReadKey(first: first, last: last, queue: request.queue)
+        let kept = refreshes?.reads(for: key)
+        let reads: Reads
+        if let cached = kept?.reads {
+            reads = cached
+        } else {
+            reads = try await read(key)
+            if let kept { refreshes?.keep(reads, for: key, generation: kept.generation) }
         }
-        let queueId = request.queue.map { id in known[id] != nil ? id : known.first { $0.value == id }!.key }
-        let queues = try await store.queues(before: first, queue: queueId)
-        let baselines = try await store.baselines(before: first, queue: queueId)
-        let calendar = try await store.calendar(from: first, to: last)
         let forecast = StaffingForecast(
-            queues: queues, baselines: baselines, dates: calendar.dates, dayTypes: calendar.dayTypes,
-            weekendDates: calendar.weekend)
+            queues: reads.queues, baselines: reads.baselines, dates: reads.dates, dayTypes: reads.dayTypes,
+            weekendDates: reads.weekend)
         let plan = try StaffingPlan(
-            forecast: forecast, queues: queues, model: request.model, target: request.target,
+            forecast: forecast, queues: reads.queues, model: request.model, target: request.target,
             shrinkage: request.shrinkage)
         var names: [String: String] = [:]
-        for (id, history) in queues { names[id] = history.name ?? id }
+        for (id, history) in reads.queues { names[id] = history.name ?? id }
         var planId: Int?
         if save {
             planId = try await store.save(
                 plan,
                 inputs: StaffingStore.PlanInputs(
-                    from: first, to: last, queue: queueId, model: request.model.rawValue, target: request.target,
-                    shrinkage: request.shrinkage),
+                    from: first, to: last, queue: reads.queueId, model: request.model.rawValue,
+                    target: request.target, shrinkage: request.shrinkage),
                 queueNames: names)
         }
         return Result(plan: plan, planId: planId, queueNames: names)
+    }
+
+    /// Reads what a plan of `key` is made from.
+    /// - Throws: `RequestError` for an unknown queue; PostgreSQL errors.
+    private func read(_ key: ReadKey) async throws -> Reads {
+        let known = try await store.knownQueues()
+        var queueId: String?
+        if let queue = key.queue {
+            queueId = known[queue] != nil ? queue : known.first { $0.value == queue }?.key
+            guard queueId != nil else {
+                let list = known.map { $0.value ?? $0.key }.sorted().joined(separator: ", ")
+                throw RequestError(description: "unknown queue \(queue): queues with history are \(list)")
+            }
+        }
+        let queues = try await store.queues(before: key.first, queue: queueId)
+        let baselines = try await store.baselines(before: key.first, queue: queueId)
+        let calendar = try await store.calendar(from: key.first, to: key.last)
+        return Reads(
+            queueId: queueId, queues: queues, baselines: baselines, dates: calendar.dates,
+            weekend: calendar.weekend, dayTypes: calendar.dayTypes)
     }
 
     /// `from` and `to` as dates in order and at most `maximumDays` apart.
