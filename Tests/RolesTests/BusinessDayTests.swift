@@ -117,7 +117,9 @@ struct BusinessDayTests {
             try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
             let now = Date(timeIntervalSince1970: 1_780_272_000)
             try await AnalystCalendar.sync(client: client, flows: flows, logger: Self.logger, now: now)
-            #expect(!(try await AnalystCalendar.syncBusinessDays(client: client, flows: flows, logger: Self.logger, now: now)))
+            #expect(
+                !(try await AnalystCalendar.syncBusinessDays(
+                    client: client, flows: flows, logger: Self.logger, now: now)))
 
             let store = BusinessDayStore(client: client, logger: Self.logger)
             let (stores, days) = AnalystCalendar.businessDays(of: flows, years: 2026...2027)

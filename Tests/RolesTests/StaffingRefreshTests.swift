@@ -50,7 +50,8 @@ struct StaffingRefreshTests {
         let refreshes = StaffingPlanner.HistoryRefreshes(every: .seconds(300))
         #expect(refreshes.claim())
         refreshes.refreshed()
-        let reads = StaffingPlanner.Reads(queueId: nil, queues: [:], baselines: [:], dates: [], weekend: [], dayTypes: [:])
+        let reads = StaffingPlanner.Reads(
+            queueId: nil, queues: [:], baselines: [:], dates: [], weekend: [], dayTypes: [:])
         for day in 1...(StaffingPlanner.HistoryRefreshes.maximumKept + 1) {
             let key = StaffingPlanner.ReadKey(first: "2026-12-\(day)", last: "2026-12-\(day)", queue: nil)
             refreshes.keep(reads, for: key, generation: refreshes.reads(for: key).generation)
