@@ -1,4 +1,4 @@
--- Switchboard's schema after migration 16: every table, view, function and comment.
+-- Switchboard's schema after migration 17: every table, view, function and comment.
 -- Generated (`make schema`) from `pg_dump --schema-only --no-owner --no-privileges` of a
 -- freshly migrated database, without the monthly partitions of the raw tables
 -- (`<table>_yYYYYmMM`, made by raw_partitions_ensure() for the current and coming months);
@@ -1567,6 +1567,7 @@ COMMENT ON FUNCTION public.staffing_day_types(p_from date, p_to date) IS 'The da
 CREATE FUNCTION public.staffing_history_refresh(p_from date, p_to date) RETURNS bigint
     LANGUAGE plpgsql
     SET jit TO 'off'
+    SET work_mem TO '64MB'
     AS $$
 DECLARE
     v_time_zone text := analytics_time_zone();
@@ -1601,12 +1602,22 @@ BEGIN
       AND b.business_date BETWEEN p_from AND p_to
     GROUP BY o.queue, coalesce(o.store_id, '(unknown)'), b.business_date, 5;
     GET DIAGNOSTICS v_rows = ROW_COUNT;
+    DELETE FROM staffing_history_day WHERE business_date BETWEEN p_from AND p_to;
+    INSERT INTO staffing_history_day (queue, store_id, business_date, queue_name, offered, abandoned, handle_s,
+                                      handle_n, queue_s, slots, offered_by_slot, handle_s_by_slot, handle_n_by_slot)
+    SELECT queue, store_id, business_date, max(queue_name), sum(offered), sum(abandoned), sum(handle_s),
+           sum(handle_n), sum(queue_s), array_agg(slot ORDER BY slot), array_agg(offered ORDER BY slot),
+           array_agg(handle_s ORDER BY slot), array_agg(handle_n ORDER BY slot)
+    FROM staffing_history WHERE business_date BETWEEN p_from AND p_to
+    GROUP BY queue, store_id, business_date;
     INSERT INTO staffing_source AS t (queue, store_id, first_date, last_date)
     SELECT queue, store_id, min(business_date), max(business_date)
-    FROM staffing_history WHERE business_date BETWEEN p_from AND p_to
+    FROM staffing_history_day WHERE business_date BETWEEN p_from AND p_to
     GROUP BY queue, store_id
     ON CONFLICT (queue, store_id) DO UPDATE
         SET first_date = least(t.first_date, EXCLUDED.first_date), last_date = greatest(t.last_date, EXCLUDED.last_date);
+    INSERT INTO staffing_refresh AS r (refreshed_at, through_date) VALUES (now(), p_to)
+    ON CONFLICT (singleton) DO UPDATE SET refreshed_at = EXCLUDED.refreshed_at, through_date = EXCLUDED.through_date;
     RETURN v_rows;
 END
 $$;
@@ -1615,7 +1626,7 @@ $$;
 -- Name: FUNCTION staffing_history_refresh(p_from date, p_to date); Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON FUNCTION public.staffing_history_refresh(p_from date, p_to date) IS 'Recomputes staffing_history for the business days p_from..p_to from contact_outcome (raw rows: only days still within retention) and widens staffing_source; returns the rows written. One refresh runs at a time (an advisory lock); JIT is off for it.';
+COMMENT ON FUNCTION public.staffing_history_refresh(p_from date, p_to date) IS 'Recomputes staffing_history and staffing_history_day for the business days p_from..p_to from contact_outcome (raw rows: only days still within retention), widens staffing_source and records the refresh in staffing_refresh; returns the rows written. One refresh runs at a time (an advisory lock); JIT is off for it.';
 
 --
 -- Name: store_business_day_at(text, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
@@ -2466,6 +2477,32 @@ CREATE TABLE public.staffing_history (
 COMMENT ON TABLE public.staffing_history IS 'Queued contacts per queue, store, business day (store_business_day_at of enqueue_ts) and 15-minute slot from the business day''s midnight (slot 100 is 25:00 of an overnight day): queued (all), offered (answered + abandoned + callbacks requested: the volume the forecast predicts), handle_s/handle_n (talk + hold + after-contact work of answered contacts, and how many), queue_s (seconds in queue of all queued contacts: the patience estimate''s exposure). staffing_history_refresh(from, to) recomputes a range; switchboard staffing plan refreshes the days since the last refresh. Kept beyond raw retention: holidays forecast from the last three years.';
 
 --
+-- Name: staffing_history_day; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.staffing_history_day (
+    queue text NOT NULL,
+    store_id text NOT NULL,
+    business_date date NOT NULL,
+    queue_name text,
+    offered integer NOT NULL,
+    abandoned integer NOT NULL,
+    handle_s bigint NOT NULL,
+    handle_n integer NOT NULL,
+    queue_s bigint NOT NULL,
+    slots smallint[] NOT NULL,
+    offered_by_slot integer[] NOT NULL,
+    handle_s_by_slot bigint[] NOT NULL,
+    handle_n_by_slot integer[] NOT NULL
+);
+
+--
+-- Name: TABLE staffing_history_day; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.staffing_history_day IS 'staffing_history summed per queue, store and business day (offered, abandoned, handle_s, handle_n, queue_s), with the day''s slots that had queued contacts and, in the same order, their offered, handle_s and handle_n: what the forecast reads. Written by staffing_history_refresh with staffing_history.';
+
+--
 -- Name: staffing_plan; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2534,6 +2571,23 @@ ALTER TABLE public.staffing_plan ALTER COLUMN plan_id ADD GENERATED ALWAYS AS ID
     NO MAXVALUE
     CACHE 1
 );
+
+--
+-- Name: staffing_refresh; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.staffing_refresh (
+    singleton boolean DEFAULT true NOT NULL,
+    refreshed_at timestamp with time zone NOT NULL,
+    through_date date NOT NULL,
+    CONSTRAINT staffing_refresh_singleton_check CHECK (singleton)
+);
+
+--
+-- Name: TABLE staffing_refresh; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.staffing_refresh IS 'When staffing_history_refresh last ran, and the last business day it covered: a plan skips the refresh when the history was brought up to date through yesterday a few minutes ago.';
 
 --
 -- Name: staffing_source; Type: TABLE; Schema: public; Owner: -
@@ -2818,6 +2872,13 @@ ALTER TABLE ONLY public.schema_migration
     ADD CONSTRAINT schema_migration_pkey PRIMARY KEY (version);
 
 --
+-- Name: staffing_history_day staffing_history_day_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.staffing_history_day
+    ADD CONSTRAINT staffing_history_day_pkey PRIMARY KEY (queue, store_id, business_date);
+
+--
 -- Name: staffing_history staffing_history_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2837,6 +2898,13 @@ ALTER TABLE ONLY public.staffing_plan_interval
 
 ALTER TABLE ONLY public.staffing_plan
     ADD CONSTRAINT staffing_plan_pkey PRIMARY KEY (plan_id);
+
+--
+-- Name: staffing_refresh staffing_refresh_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.staffing_refresh
+    ADD CONSTRAINT staffing_refresh_pkey PRIMARY KEY (singleton);
 
 --
 -- Name: staffing_source staffing_source_pkey; Type: CONSTRAINT; Schema: public; Owner: -

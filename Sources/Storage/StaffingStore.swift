@@ -39,19 +39,27 @@ public struct StaffingStore: Sendable {
     }
 
     /// Recomputes `staffing_history` from two days before its last business day (late records
-    /// change recent days) through yesterday, or from the first contact when it is empty.
-    /// - Returns: rows written.
+    /// change recent days) through yesterday, or from the first contact when it is empty; unless
+    /// a refresh through yesterday ran less than `period` ago (`staffing_refresh`).
+    /// - Returns: rows written (0 when skipped).
     @discardableResult
-    public func refreshHistory() async throws -> Int {
+    public func refreshHistory(unlessRefreshedWithin period: Duration = .zero) async throws -> Int {
+        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) * 1e-18
         let rows = try await client.query(
             """
             WITH bounds AS (
-                SELECT coalesce((SELECT max(business_date) - 2 FROM staffing_history),
+                SELECT coalesce((SELECT max(last_date) - 2 FROM staffing_source),
                                 (SELECT (min(interval_start) AT TIME ZONE analytics_time_zone())::date - 1
                                  FROM queue_interval_rollup)) AS lo,
                        (now() AT TIME ZONE analytics_time_zone())::date - 1 AS hi
             )
-            SELECT coalesce((SELECT staffing_history_refresh(lo, hi) FROM bounds WHERE lo <= hi), 0)
+            SELECT coalesce((
+                SELECT staffing_history_refresh(lo, hi) FROM bounds
+                WHERE lo <= hi
+                  AND NOT EXISTS (
+                      SELECT FROM staffing_refresh
+                      WHERE through_date >= hi AND refreshed_at > now() - make_interval(secs => \(seconds)))
+            ), 0)
             """, logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
@@ -88,11 +96,11 @@ public struct StaffingStore: Sendable {
                    coalesce(sum(t.abandoned), 0)::bigint, coalesce(sum(t.queue_s), 0)::float8
             FROM src s
             LEFT JOIN LATERAL (
-                SELECT sum(h.handle_s) AS handle_s, sum(h.handle_n) AS handle_n, sum(h.abandoned) AS abandoned,
-                       sum(h.queue_s) AS queue_s
-                FROM staffing_history h
-                WHERE h.queue = s.queue AND h.store_id = s.store_id
-                  AND h.business_date >= \(start)::date - \(lookback)::int AND h.business_date < \(start)::date
+                SELECT sum(d.handle_s) AS handle_s, sum(d.handle_n) AS handle_n, sum(d.abandoned) AS abandoned,
+                       sum(d.queue_s) AS queue_s
+                FROM staffing_history_day d
+                WHERE d.queue = s.queue AND d.store_id = s.store_id
+                  AND d.business_date >= \(start)::date - \(lookback)::int AND d.business_date < \(start)::date
             ) AS t ON true
             GROUP BY s.queue
             """, logger: logger)
@@ -107,6 +115,10 @@ public struct StaffingStore: Sendable {
     }
 
     /// The weighted baselines of every queue, store and day type, for a plan starting on `start`.
+    ///
+    /// PostgreSQL picks the baseline days and their weights; the per-slot sums over those days'
+    /// `staffing_history_day` rows are taken here (a few thousand rows of arrays instead of
+    /// hundreds of thousands of slot rows).
     public func baselines(before start: String, queue: String?) async throws -> [StaffingBaselineKey: StaffingBaseline]
     {
         var result: [StaffingBaselineKey: StaffingBaseline] = [:]
@@ -132,30 +144,20 @@ public struct StaffingStore: Sendable {
                 FROM ranked
                 WHERE day_type IN ('holiday', 'pre_holiday') OR rank <= \(Method.ordinaryDays)
             )
-            SELECT queue, store_id, day_type, -1, sum(weight), count(*)::float8, 0::float8
-            FROM baseline GROUP BY queue, store_id, day_type
-            UNION ALL
-            SELECT b.queue, b.store_id, b.day_type, h.slot::int, sum(b.weight * h.offered),
-                   sum(b.weight * h.handle_s), sum(b.weight * h.handle_n)
+            SELECT b.queue, b.store_id, b.day_type, b.weight, coalesce(h.slots::int8[], '{}'),
+                   coalesce(h.offered_by_slot::float8[], '{}'), coalesce(h.handle_s_by_slot::float8[], '{}'),
+                   coalesce(h.handle_n_by_slot::float8[], '{}')
             FROM baseline b
-            JOIN staffing_history h
+            LEFT JOIN staffing_history_day h
                 ON h.queue = b.queue AND h.store_id = b.store_id AND h.business_date = b.business_date
-            GROUP BY b.queue, b.store_id, b.day_type, h.slot
             """, logger: logger)
-        for try await (queue, store, type, slot, a, b, c) in rows.decode(
-            (String, String, String, Int, Double, Double, Double).self)
+        for try await (queue, store, type, weight, slots, offered, handleSeconds, handled) in rows.decode(
+            (String, String, String, Double, [Int], [Double], [Double], [Double]).self)
         {
             guard let dayType = StaffingDayType(rawValue: type) else { continue }
             let key = StaffingBaselineKey(queue: queue, store: store, dayType: dayType)
-            var baseline = result[key] ?? StaffingBaseline(weight: 0, days: 0)
-            if slot < 0 {
-                baseline.weight = a
-                baseline.days = Int(b)
-            } else {
-                baseline.offered[slot] = a
-                baseline.handleSeconds[slot] = b
-                baseline.handled[slot] = c
-            }
+            var baseline = result.removeValue(forKey: key) ?? StaffingBaseline(weight: 0, days: 0)
+            baseline.add(day: weight, slots: slots, offered: offered, handleSeconds: handleSeconds, handled: handled)
             result[key] = baseline
         }
         return result

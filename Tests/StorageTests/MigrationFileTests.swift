@@ -44,6 +44,10 @@ struct MigrationFileTests {
             16, "staffing refresh serialized and without JIT, queue names by index", 3,
             "94c2804bd3de32ab38927f8aaef91730bbd8f6a9404e3acb58662f0ce12ad501"
         ),
+        (
+            17, "staffing history by day, refreshes on record", 8,
+            "7fdb54c2f1a4af7454e1485b521827a065335ffb313a93699d601f3f8a84d5df"
+        ),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")

@@ -198,6 +198,63 @@ struct StaffingStoreTests {
         }
     }
 
+    @Test("staffing_history_day is staffing_history per day; a refresh through yesterday within the period is skipped")
+    func historyByDay() async throws {
+        try await Self.prepared("staffing_history_day") { client in
+            let store = StaffingStore(client: client, logger: TestDatabase.logger)
+            #expect(try await store.refreshHistory() > 0)
+            // The day rows, unnested, are the slot rows with their totals.
+            let compared = try await client.query(
+                """
+                SELECT (SELECT count(*) FROM staffing_history)::int,
+                       (SELECT count(*) FROM staffing_history_day)::int,
+                       (SELECT count(*)::int FROM (
+                           SELECT queue, store_id, business_date, slot, offered, handle_s, handle_n
+                           FROM staffing_history
+                           EXCEPT
+                           SELECT d.queue, d.store_id, d.business_date, u.slot, u.offered, u.handle_s, u.handle_n
+                           FROM staffing_history_day d,
+                                unnest(d.slots, d.offered_by_slot, d.handle_s_by_slot, d.handle_n_by_slot)
+                                    AS u(slot, offered, handle_s, handle_n)) AS missing),
+                       (SELECT count(*)::int FROM staffing_history_day d
+                        JOIN (SELECT queue, store_id, business_date, sum(offered)::int AS offered,
+                                     sum(abandoned)::int AS abandoned, sum(handle_s)::bigint AS handle_s,
+                                     sum(handle_n)::int AS handle_n, sum(queue_s)::bigint AS queue_s
+                              FROM staffing_history GROUP BY queue, store_id, business_date) AS h
+                            USING (queue, store_id, business_date)
+                        WHERE (d.offered, d.abandoned, d.handle_s, d.handle_n, d.queue_s)
+                              IS DISTINCT FROM (h.offered, h.abandoned, h.handle_s, h.handle_n, h.queue_s)),
+                       (SELECT count(*)::int FROM (SELECT DISTINCT queue, store_id, business_date FROM staffing_history) AS x)
+                """, logger: TestDatabase.logger)
+            for try await (slots, days, missing, wrongTotals, historyDays) in compared.decode(
+                (Int, Int, Int, Int, Int).self)
+            {
+                #expect(slots >= days && days > 0)
+                #expect(days == historyDays)
+                #expect(missing == 0)
+                #expect(wrongTotals == 0)
+            }
+            // The fixture's history ends before yesterday: a refresh through yesterday was recorded.
+            let recorded = try await client.query(
+                """
+                SELECT through_date = (now() AT TIME ZONE analytics_time_zone())::date - 1,
+                       refreshed_at > now() - interval '1 minute'
+                FROM staffing_refresh
+                """, logger: TestDatabase.logger)
+            for try await (throughYesterday, recent) in recorded.decode((Bool, Bool).self) {
+                #expect(throughYesterday && recent)
+            }
+            #expect(try await store.refreshHistory(unlessRefreshedWithin: .seconds(300)) == 0, "refreshed just now")
+            try await client.query(
+                "UPDATE staffing_refresh SET refreshed_at = now() - interval '301 seconds'", logger: TestDatabase.logger)
+            #expect(try await store.refreshHistory(unlessRefreshedWithin: .seconds(300)) > 0, "the period is over")
+            try await client.query(
+                "UPDATE staffing_refresh SET through_date = through_date - 1", logger: TestDatabase.logger)
+            #expect(try await store.refreshHistory(unlessRefreshedWithin: .seconds(300)) > 0, "not through yesterday")
+            #expect(try await store.refreshHistory() > 0, "no period: always")
+        }
+    }
+
     /// Every row of `staffing_history`, as text, in key order.
     static func history(_ client: PostgresClient) async throws -> [String] {
         let rows = try await client.query(

@@ -63,6 +63,22 @@ public struct StaffingBaseline: Sendable, Equatable {
     }
 }
 
+extension StaffingBaseline {
+    /// Adds one baseline day of weight `weight`: its slots with queued contacts and, in the same
+    /// order, their offered contacts, handle seconds and handled contacts.
+    public mutating func add(
+        day weight: Double, slots: [Int], offered: [Double], handleSeconds: [Double], handled: [Double]
+    ) {
+        self.weight += weight
+        days += 1
+        for (index, slot) in slots.enumerated() {
+            self.offered[slot, default: 0] += weight * offered[index]
+            self.handleSeconds[slot, default: 0] += weight * handleSeconds[index]
+            self.handled[slot, default: 0] += weight * handled[index]
+        }
+    }
+}
+
 /// Where a baseline belongs: a queue, a store feeding it and a day type.
 public struct StaffingBaselineKey: Sendable, Hashable {
     public var queue: String

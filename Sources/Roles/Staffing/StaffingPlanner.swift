@@ -45,6 +45,10 @@ public struct StaffingPlanner: Sendable {
     /// The longest range a plan may cover, days.
     public static let maximumDays = 400
 
+    /// A plan skips the history refresh when any process brought the history up to date through
+    /// yesterday less than this long ago (`staffing_refresh`): plans asked together refresh once.
+    public static let sharedRefreshPeriod: Duration = .seconds(300)
+
     private let store: StaffingStore
     /// When this planner last brought the history up to date; `nil` when every plan does.
     private let refreshes: HistoryRefreshes?
@@ -149,7 +153,7 @@ public struct StaffingPlanner: Sendable {
         _ = try Shrinkage.scheduled(productive: 0, shrinkage: request.shrinkage)
         if refreshes?.claim() ?? true {
             do {
-                try await store.refreshHistory()
+                try await store.refreshHistory(unlessRefreshedWithin: Self.sharedRefreshPeriod)
                 refreshes?.refreshed()
             } catch {
                 refreshes?.release()
