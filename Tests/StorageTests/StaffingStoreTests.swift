@@ -246,7 +246,8 @@ struct StaffingStoreTests {
             }
             #expect(try await store.refreshHistory(unlessRefreshedWithin: .seconds(300)) == 0, "refreshed just now")
             try await client.query(
-                "UPDATE staffing_refresh SET refreshed_at = now() - interval '301 seconds'", logger: TestDatabase.logger)
+                "UPDATE staffing_refresh SET refreshed_at = now() - interval '301 seconds'", logger: TestDatabase.logger
+            )
             #expect(try await store.refreshHistory(unlessRefreshedWithin: .seconds(300)) > 0, "the period is over")
             try await client.query(
                 "UPDATE staffing_refresh SET through_date = through_date - 1", logger: TestDatabase.logger)
