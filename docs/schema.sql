@@ -1629,6 +1629,19 @@ $$;
 COMMENT ON FUNCTION public.staffing_history_refresh(p_from date, p_to date) IS 'Recomputes staffing_history and staffing_history_day for the business days p_from..p_to from contact_outcome (raw rows: only days still within retention), widens staffing_source and records the refresh in staffing_refresh; returns the rows written. One refresh runs at a time (an advisory lock); JIT is off for it.';
 
 --
+-- Name: staffing_plan_deleted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.staffing_plan_deleted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    DELETE FROM staffing_plan_interval i USING deleted d WHERE i.plan_id = d.plan_id;
+    RETURN NULL;
+END
+$$;
+
+--
 -- Name: store_business_day_at(text, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2557,7 +2570,7 @@ CREATE TABLE public.staffing_plan_interval (
 -- Name: TABLE staffing_plan_interval; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON TABLE public.staffing_plan_interval IS 'The plan per queue and 15-minute interval: day_types of the stores feeding the queue that day, the forecast (offered contacts, AHT), the patience used (Erlang A), agents needed on the queue (whole, and fractional: sum those, then round), scheduled agents (agents / (1 - shrinkage)) and the predicted service_level (answered within X over offered), connect_service_level (removed from the queue within X over queued), ASA of answered contacts, occupancy, probability of abandoning. Join with queue_interval_metrics on (queue, interval_start) to compare with what happened.';
+COMMENT ON TABLE public.staffing_plan_interval IS 'The plan per queue and 15-minute interval: day_types of the stores feeding the queue that day, the forecast (offered contacts, AHT), the patience used (Erlang A), agents needed on the queue (whole, and fractional: sum those, then round), scheduled agents (agents / (1 - shrinkage)) and the predicted service_level (answered within X over offered), connect_service_level (removed from the queue within X over queued), ASA of answered contacts, occupancy, probability of abandoning. Join with queue_interval_metrics on (queue, interval_start) to compare with what happened. Written with its staffing_plan row in one transaction, deleted with it (a trigger on staffing_plan).';
 
 --
 -- Name: staffing_plan_plan_id_seq; Type: SEQUENCE; Schema: public; Owner: -
@@ -3187,8 +3200,7 @@ COMMENT ON TRIGGER contact_record_rollup_replaced ON public.contact_record IS 'K
 CREATE TRIGGER contact_record_rollup_updated AFTER UPDATE ON public.contact_record REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION public.contact_record_stash_written();
 
 --
--- Name: staffing_plan_interval staffing_plan_interval_plan_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: staffing_plan staffing_plan_deleted; Type: TRIGGER; Schema: public; Owner: -
 --
 
-ALTER TABLE ONLY public.staffing_plan_interval
-    ADD CONSTRAINT staffing_plan_interval_plan_id_fkey FOREIGN KEY (plan_id) REFERENCES public.staffing_plan(plan_id) ON DELETE CASCADE;
+CREATE TRIGGER staffing_plan_deleted AFTER DELETE ON public.staffing_plan REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION public.staffing_plan_deleted();

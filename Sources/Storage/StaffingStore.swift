@@ -144,7 +144,7 @@ public struct StaffingStore: Sendable {
                 FROM ranked
                 WHERE day_type IN ('holiday', 'pre_holiday') OR rank <= \(Method.ordinaryDays)
             )
-            SELECT b.queue, b.store_id, b.day_type, b.weight, coalesce(h.slots::int8[], '{}'),
+            SELECT b.queue, b.store_id, b.day_type, b.weight, coalesce(h.slots::float8[], '{}'),
                    coalesce(h.offered_by_slot::float8[], '{}'), coalesce(h.handle_s_by_slot::float8[], '{}'),
                    coalesce(h.handle_n_by_slot::float8[], '{}')
             FROM baseline b
@@ -152,12 +152,14 @@ public struct StaffingStore: Sendable {
                 ON h.queue = b.queue AND h.store_id = b.store_id AND h.business_date = b.business_date
             """, logger: logger)
         for try await (queue, store, type, weight, slots, offered, handleSeconds, handled) in rows.decode(
-            (String, String, String, Double, [Int], [Double], [Double], [Double]).self)
+            (String, String, String, Double, Float8Array, Float8Array, Float8Array, Float8Array).self)
         {
             guard let dayType = StaffingDayType(rawValue: type) else { continue }
             let key = StaffingBaselineKey(queue: queue, store: store, dayType: dayType)
             var baseline = result.removeValue(forKey: key) ?? StaffingBaseline(weight: 0, days: 0)
-            baseline.add(day: weight, slots: slots, offered: offered, handleSeconds: handleSeconds, handled: handled)
+            baseline.add(
+                day: weight, slots: slots.values.map { Int($0) }, offered: offered.values,
+                handleSeconds: handleSeconds.values, handled: handled.values)
             result[key] = baseline
         }
         return result

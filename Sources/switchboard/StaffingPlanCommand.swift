@@ -71,20 +71,27 @@ struct StaffingPlanCommand: AsyncParsableCommand {
             from: from, to: to, queue: queue, model: choice, target: target, shrinkage: shrinkage)
         let format = self.format
         do {
-            let result = try await OneShotDatabase.run(settings) { client, logger in
-                try await StaffingPlanner(client: client, logger: logger).plan(request)
-            }
-            switch format {
-            case .csv:
-                // Notes on standard error: the CSV stays a table.
-                for note in result.plan.notes {
-                    FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+            try await OneShotDatabase.run(settings) { client, logger in
+                let planner = StaffingPlanner(client: client, logger: logger)
+                let result = try await planner.plan(request, save: false)
+                // PostgreSQL stores the plan while this process formats it.
+                async let planId = planner.save(result)
+                let text: String
+                switch format {
+                case .csv:
+                    // Notes on standard error: the CSV stays a table.
+                    for note in result.plan.notes {
+                        FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+                    }
+                    text = result.plan.csv
+                case .table:
+                    text =
+                        result.plan.notes.map { "note: \($0)\n" }.joined()
+                        + result.plan.table(queueNames: result.queueNames)
                 }
-                print(result.plan.csv, terminator: "")
-            case .table:
-                for note in result.plan.notes { print("note: \(note)") }
-                print(result.plan.table(queueNames: result.queueNames), terminator: "")
-                print("\nplan \(result.planId.map(String.init) ?? "-") stored in staffing_plan")
+                let id = try await planId
+                print(text, terminator: "")
+                if format == .table { print("\nplan \(id) stored in staffing_plan") }
             }
         } catch let error as StaffingPlanner.RequestError {
             throw ValidationError(error.description)

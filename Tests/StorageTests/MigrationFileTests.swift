@@ -45,8 +45,8 @@ struct MigrationFileTests {
             "94c2804bd3de32ab38927f8aaef91730bbd8f6a9404e3acb58662f0ce12ad501"
         ),
         (
-            17, "staffing history by day, refreshes on record", 8,
-            "7fdb54c2f1a4af7454e1485b521827a065335ffb313a93699d601f3f8a84d5df"
+            17, "staffing history by day, refreshes on record, plan intervals without a per-row check", 12,
+            "c5e29cd88cb43e03aacb7ae0880970fea48c35072f1355034647cf3d42439934"
         ),
     ]
 

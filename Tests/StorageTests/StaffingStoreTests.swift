@@ -173,6 +173,11 @@ struct StaffingStoreTests {
                 #expect(start == "2026-11-25 10:00")
                 #expect(abs(offered - 6) < 1e-9)
             }
+            // A plan's intervals go with it.
+            try await client.query("DELETE FROM staffing_plan WHERE plan_id = \(planId)", logger: TestDatabase.logger)
+            let left = try await client.query(
+                "SELECT count(*)::int FROM staffing_plan_interval WHERE plan_id = \(planId)", logger: TestDatabase.logger)
+            for try await count in left.decode(Int.self) { #expect(count == 0) }
         }
     }
 

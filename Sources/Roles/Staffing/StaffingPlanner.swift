@@ -40,6 +40,8 @@ public struct StaffingPlanner: Sendable {
         public var plan: StaffingPlan
         public var planId: Int?
         public var queueNames: [String: String]
+        /// What the plan was made from, as it is stored with it.
+        public var inputs: StaffingStore.PlanInputs
     }
 
     /// The longest range a plan may cover, days.
@@ -177,16 +179,19 @@ public struct StaffingPlanner: Sendable {
             shrinkage: request.shrinkage)
         var names: [String: String] = [:]
         for (id, history) in reads.queues { names[id] = history.name ?? id }
-        var planId: Int?
-        if save {
-            planId = try await store.save(
-                plan,
-                inputs: StaffingStore.PlanInputs(
-                    from: first, to: last, queue: reads.queueId, model: request.model.rawValue,
-                    target: request.target, shrinkage: request.shrinkage),
-                queueNames: names)
-        }
-        return Result(plan: plan, planId: planId, queueNames: names)
+        var result = Result(
+            plan: plan, planId: nil, queueNames: names,
+            inputs: StaffingStore.PlanInputs(
+                from: first, to: last, queue: reads.queueId, model: request.model.rawValue, target: request.target,
+                shrinkage: request.shrinkage))
+        if save { result.planId = try await self.save(result) }
+        return result
+    }
+
+    /// Stores a plan made by ``plan(_:save:)`` with its inputs.
+    /// - Returns: its `plan_id`.
+    public func save(_ result: Result) async throws -> Int {
+        try await store.save(result.plan, inputs: result.inputs, queueNames: result.queueNames)
     }
 
     /// Reads what a plan of `key` is made from.
@@ -201,11 +206,14 @@ public struct StaffingPlanner: Sendable {
                 throw RequestError(description: "unknown queue \(queue): queues with history are \(list)")
             }
         }
-        let queues = try await store.queues(before: key.first, queue: queueId)
-        let baselines = try await store.baselines(before: key.first, queue: queueId)
-        let calendar = try await store.calendar(from: key.first, to: key.last)
-        return Reads(
-            queueId: queueId, queues: queues, baselines: baselines, dates: calendar.dates,
+        // Three independent reads, each on a connection of its own: PostgreSQL runs them at once.
+        let store = self.store
+        let id = queueId
+        async let queues = store.queues(before: key.first, queue: id)
+        async let baselines = store.baselines(before: key.first, queue: id)
+        async let calendar = store.calendar(from: key.first, to: key.last)
+        return try await Reads(
+            queueId: id, queues: queues, baselines: baselines, dates: calendar.dates,
             weekend: calendar.weekend, dayTypes: calendar.dayTypes)
     }
 
