@@ -176,7 +176,8 @@ struct StaffingStoreTests {
             // A plan's intervals go with it.
             try await client.query("DELETE FROM staffing_plan WHERE plan_id = \(planId)", logger: TestDatabase.logger)
             let left = try await client.query(
-                "SELECT count(*)::int FROM staffing_plan_interval WHERE plan_id = \(planId)", logger: TestDatabase.logger)
+                "SELECT count(*)::int FROM staffing_plan_interval WHERE plan_id = \(planId)",
+                logger: TestDatabase.logger)
             for try await count in left.decode(Int.self) { #expect(count == 0) }
         }
     }
