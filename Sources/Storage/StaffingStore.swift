@@ -230,48 +230,49 @@ public struct StaffingStore: Sendable {
     /// Stores a plan and its intervals in one transaction.
     /// - Returns: its `plan_id`.
     public func save(_ plan: StaffingPlan, inputs: PlanInputs, queueNames: [String: String]) async throws -> Int {
-        var queues: [String] = []
-        var names: [String] = []
-        var dates: [String] = []
-        var slots: [Int] = []
-        var dayTypes: [String] = []
-        var offered: [Double] = []
-        var aht: [Double] = []
-        var patience: [Double] = []
-        var load: [Double] = []
-        var agents: [Int] = []
-        var fractional: [Double] = []
-        var scheduled: [Int] = []
-        var scheduledFractional: [Double] = []
-        var serviceLevel: [Double] = []
-        var connect: [Double] = []
-        var waiting: [Double] = []
-        var asa: [Double] = []
-        var occupancy: [Double] = []
-        var abandoning: [Double] = []
+        let count = plan.rows.count
+        var queues = ArrayColumn<String>(capacity: count)
+        var names = ArrayColumn<String>(capacity: count)
+        var dates = ArrayColumn<String>(capacity: count)
+        var slots = ArrayColumn<Int32>(capacity: count)
+        var dayTypes = ArrayColumn<String>(capacity: count)
+        var offered = ArrayColumn<Double>(capacity: count)
+        var aht = ArrayColumn<Double>(capacity: count)
+        var patience = ArrayColumn<Double>(capacity: count)
+        var load = ArrayColumn<Double>(capacity: count)
+        var agents = ArrayColumn<Int32>(capacity: count)
+        var fractional = ArrayColumn<Double>(capacity: count)
+        var scheduled = ArrayColumn<Int32>(capacity: count)
+        var scheduledFractional = ArrayColumn<Double>(capacity: count)
+        var serviceLevel = ArrayColumn<Double>(capacity: count)
+        var connect = ArrayColumn<Double>(capacity: count)
+        var waiting = ArrayColumn<Double>(capacity: count)
+        var asa = ArrayColumn<Double>(capacity: count)
+        var occupancy = ArrayColumn<Double>(capacity: count)
+        var abandoning = ArrayColumn<Double>(capacity: count)
         for row in plan.rows {
             guard let requirement = row.requirement else { continue }
             let f = row.forecast
             let p = requirement.performance
             queues.append(f.queue)
-            names.append(queueNames[f.queue] ?? "")
+            names.append(queueNames[f.queue])
             dates.append(f.date)
-            slots.append(f.slot)
+            slots.append(Int32(f.slot))
             dayTypes.append(f.dayTypes)
             offered.append(f.offered)
-            aht.append(f.averageHandleTimeSeconds ?? .nan)
-            patience.append(row.patienceSeconds ?? .nan)
+            aht.append(f.averageHandleTimeSeconds)
+            patience.append(row.patienceSeconds)
             load.append(p.offeredLoad)
-            agents.append(requirement.agents)
+            agents.append(Int32(requirement.agents))
             fractional.append(requirement.fractionalAgents)
-            scheduled.append(row.scheduledAgents)
+            scheduled.append(Int32(row.scheduledAgents))
             scheduledFractional.append(row.scheduledFractionalAgents)
             serviceLevel.append(p.serviceLevel)
             connect.append(p.connectServiceLevel)
             waiting.append(p.probabilityOfWaiting)
-            asa.append(p.averageSpeedOfAnswerSeconds ?? .nan)
+            asa.append(p.averageSpeedOfAnswerSeconds)
             occupancy.append(p.occupancy)
-            abandoning.append(p.probabilityOfAbandoning ?? .nan)
+            abandoning.append(p.probabilityOfAbandoning)
         }
         let notes = plan.notes
         let logger = self.logger
@@ -297,9 +298,8 @@ public struct StaffingStore: Sendable {
                     forecast_offered, forecast_aht_s, patience_s, offered_load, agents, fractional_agents,
                     scheduled_agents, scheduled_fractional_agents, service_level, connect_service_level,
                     probability_of_waiting, average_speed_of_answer_s, occupancy, probability_of_abandoning)
-                SELECT \(planId), q, nullif(n, ''), m.midnight + s * interval '15 minutes', t,
-                       o, nullif(a, 'NaN'), nullif(p, 'NaN'), l, g, f, sc, sf, sl, c, w, nullif(asa, 'NaN'), oc,
-                       nullif(ab, 'NaN')
+                SELECT \(planId), q, n, m.midnight + s * interval '15 minutes', t,
+                       o, a, p, l, g, f, sc, sf, sl, c, w, asa, oc, ab
                 FROM unnest(\(columns.0), \(columns.1), \(columns.2), \(columns.3), \(columns.4), \(columns.5),
                             \(columns.6), \(columns.7), \(columns.8), \(columns.9), \(columns.10), \(columns.11),
                             \(columns.12), \(columns.13), \(columns.14), \(columns.15), \(columns.16),

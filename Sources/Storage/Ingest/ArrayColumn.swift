@@ -151,6 +151,17 @@ extension Int64: ArrayColumnElement {
     func append(to bytes: inout [UInt8]) { withUnsafeBytes(of: bigEndian) { bytes.append(contentsOf: $0) } }
 }
 
+extension Double: ArrayColumnElement {
+    static var elementType: PostgresDataType { .float8 }
+    static var arrayType: PostgresDataType { .float8Array }
+    static var typicalSize: Int { 12 }
+    func append(to bytes: inout [UInt8]) { bitPattern.append(to: &bytes) }
+}
+
+extension UInt64 {
+    fileprivate func append(to bytes: inout [UInt8]) { withUnsafeBytes(of: bigEndian) { bytes.append(contentsOf: $0) } }
+}
+
 extension UTCTimestamp: ArrayColumnElement {
     static var elementType: PostgresDataType { .timestamptz }
     static var arrayType: PostgresDataType { .timestamptzArray }
