@@ -4,7 +4,8 @@
 # `switchboard migrate` and `switchboard rollup rebuild`, then the four dashboard queries through
 # the read-only analyst role, best of 3 each. The last line is machine-readable:
 #   RESULT ctr_rows=<n> agent_event_rows=<n> q_queue_day_ms=<x> q_store_month_ms=<x> q_daytype_all_ms=<x>
-#          q_agent_day_ms=<x> q_staffing_ms=<n> rebuild_s=<n> ingest_ratio_change=<x>
+#          q_agent_day_ms=<x> q_staffing_ms=<n> panel_ms_median=<x> panel_ms_max=<x> rebuild_s=<n>
+#          ingest_ratio_change=<x>
 # (ingest_ratio_change: what the rollups cost the ingest, from a `make bench-ingest` run at the end:
 # its stream's rows/s with the rollups' upkeep divided by without it, alternated in the same run.)
 #
@@ -169,6 +170,9 @@ log "store_day_metrics, one month ($month): $q_month ms"
 log "store_day_metrics by day type, all history: $q_daytype ms"
 log "agent_interval_metrics, one day ($day): $q_agent ms"
 log "switchboard staffing plan, all queues, 4 weeks: $q_staffing ms (first run with the history refresh: $staffing_refresh_s s)"
+log "the console's staffing panel: GET /v1/staffing on switchboard dev"
+read -r panel_median panel_max < <(time_staffing_panel "$binary")
+log "GET /v1/staffing: median $panel_median ms, max $panel_max ms"
 
 log "what the rollups cost the ingest: make bench-ingest (its rollup_ratio)"
 ingest_log="$workdir/bench-ingest.log"
@@ -179,5 +183,5 @@ ingest_ratio=$(grep '^RESULT' "$ingest_log" | grep -o ' rollup_ratio=[0-9.]*' | 
 [ -n "$ingest_ratio" ] || { echo "bench-ingest printed no rollup_ratio" >&2; exit 1; }
 
 echo "RESULT ctr_rows=$ctr_rows agent_event_rows=$agent_rows q_queue_day_ms=$q_queue q_store_month_ms=$q_month" \
-    "q_daytype_all_ms=$q_daytype q_agent_day_ms=$q_agent q_staffing_ms=$q_staffing rebuild_s=$rebuild_s" \
-    "ingest_ratio_change=$ingest_ratio"
+    "q_daytype_all_ms=$q_daytype q_agent_day_ms=$q_agent q_staffing_ms=$q_staffing panel_ms_median=$panel_median" \
+    "panel_ms_max=$panel_max rebuild_s=$rebuild_s ingest_ratio_change=$ingest_ratio"

@@ -46,7 +46,7 @@ struct MigrationFileTests {
         ),
         (
             17, "staffing history by day, refreshes on record, plan intervals without a per-row check", 12,
-            "c5e29cd88cb43e03aacb7ae0880970fea48c35072f1355034647cf3d42439934"
+            "dd537b44aa6116b4fbd1e3fa688749e68e4094152f85e832f2838d6b69460416"
         ),
     ]
 
