@@ -1616,7 +1616,8 @@ BEGIN
     GROUP BY queue, store_id
     ON CONFLICT (queue, store_id) DO UPDATE
         SET first_date = least(t.first_date, EXCLUDED.first_date), last_date = greatest(t.last_date, EXCLUDED.last_date);
-    INSERT INTO staffing_refresh AS r (refreshed_at, through_date) VALUES (now(), p_to)
+    -- When the refresh ended, not when its transaction began: a long first refresh counts from its end.
+    INSERT INTO staffing_refresh AS r (refreshed_at, through_date) VALUES (clock_timestamp(), p_to)
     ON CONFLICT (singleton) DO UPDATE SET refreshed_at = EXCLUDED.refreshed_at, through_date = EXCLUDED.through_date;
     RETURN v_rows;
 END
