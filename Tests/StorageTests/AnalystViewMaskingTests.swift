@@ -84,7 +84,8 @@ struct AnalystViewMaskingTests {
                     "queue_interval_metrics", "store_day_metrics", "agent_contact_interval_metrics",
                     "agent_interval_metrics", "agent_status_interval", "agent_activity_segment", "contact_outcome",
                     "store", "store_business_day", "calendar_day", "analytics_setting", "staffing_plan",
-                    "staffing_plan_interval", "staffing_history", "staffing_source",
+                    "staffing_plan_interval", "staffing_history", "staffing_source", "staffing_history_day",
+                    "staffing_refresh",
                 ] {
                     let count = try await analystClient.query(
                         PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(view)"), logger: TestDatabase.logger)
