@@ -2,6 +2,7 @@ import ContactCenter
 import Foundation
 import Logging
 import PostgresNIO
+import Primitives
 
 /// The staffing forecast's reads and the plans' writes: `staffing_history` kept current, the
 /// weighted baselines per queue, store and day type, the day types of the dates to plan, and
@@ -44,7 +45,6 @@ public struct StaffingStore: Sendable {
     /// - Returns: rows written (0 when skipped).
     @discardableResult
     public func refreshHistory(unlessRefreshedWithin period: Duration = .zero) async throws -> Int {
-        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) * 1e-18
         let rows = try await client.query(
             """
             WITH bounds AS (
@@ -58,7 +58,7 @@ public struct StaffingStore: Sendable {
                 WHERE lo <= hi
                   AND NOT EXISTS (
                       SELECT FROM staffing_refresh
-                      WHERE through_date >= hi AND refreshed_at > now() - make_interval(secs => \(seconds)))
+                      WHERE through_date >= hi AND refreshed_at > now() - make_interval(secs => \(period.inSeconds)))
             ), 0)
             """, logger: logger)
         for try await count in rows.decode(Int.self) { return count }

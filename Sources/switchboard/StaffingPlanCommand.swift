@@ -73,7 +73,7 @@ struct StaffingPlanCommand: AsyncParsableCommand {
         do {
             try await OneShotDatabase.run(settings) { client, logger in
                 let planner = StaffingPlanner(client: client, logger: logger)
-                let result = try await planner.plan(request, save: false)
+                let result = try await planner.plan(request)
                 // PostgreSQL stores the plan while this process formats it.
                 async let planId = planner.save(result)
                 let text: String

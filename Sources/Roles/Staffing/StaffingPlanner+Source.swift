@@ -10,8 +10,7 @@ extension StaffingPlanner: StaffingSource {
             let result = try await plan(
                 Request(
                     from: query.from, to: query.to, queue: query.queue, model: query.model, target: query.target,
-                    shrinkage: query.shrinkage),
-                save: false)
+                    shrinkage: query.shrinkage))
             return (result.plan, result.queueNames)
         } catch let error as RequestError {
             throw StaffingRefusal(reason: error.description)

@@ -38,7 +38,6 @@ public struct StaffingPlanner: Sendable {
     /// A plan made.
     public struct Result: Sendable {
         public var plan: StaffingPlan
-        public var planId: Int?
         public var queueNames: [String: String]
         /// What the plan was made from, as it is stored with it.
         public var inputs: StaffingStore.PlanInputs
@@ -148,9 +147,9 @@ public struct StaffingPlanner: Sendable {
         }
     }
 
-    /// Validates `request`, forecasts and staffs it, and stores the plan when `save` is set.
+    /// Validates `request`, forecasts and staffs it; ``save(_:)`` stores the result.
     /// - Throws: `RequestError` for a bad range or an unknown queue; `StaffingError`; PostgreSQL errors.
-    public func plan(_ request: Request, save: Bool = true) async throws -> Result {
+    public func plan(_ request: Request) async throws -> Result {
         let (first, last) = try Self.validatedRange(from: request.from, to: request.to)
         _ = try Shrinkage.scheduled(productive: 0, shrinkage: request.shrinkage)
         if refreshes?.claim() ?? true {
@@ -179,16 +178,14 @@ public struct StaffingPlanner: Sendable {
             shrinkage: request.shrinkage)
         var names: [String: String] = [:]
         for (id, history) in reads.queues { names[id] = history.name ?? id }
-        var result = Result(
-            plan: plan, planId: nil, queueNames: names,
+        return Result(
+            plan: plan, queueNames: names,
             inputs: StaffingStore.PlanInputs(
                 from: first, to: last, queue: reads.queueId, model: request.model.rawValue, target: request.target,
                 shrinkage: request.shrinkage))
-        if save { result.planId = try await self.save(result) }
-        return result
     }
 
-    /// Stores a plan made by ``plan(_:save:)`` with its inputs.
+    /// Stores a plan made by ``plan(_:)`` with its inputs.
     /// - Returns: its `plan_id`.
     public func save(_ result: Result) async throws -> Int {
         try await store.save(result.plan, inputs: result.inputs, queueNames: result.queueNames)

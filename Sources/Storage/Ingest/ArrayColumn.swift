@@ -155,11 +155,7 @@ extension Double: ArrayColumnElement {
     static var elementType: PostgresDataType { .float8 }
     static var arrayType: PostgresDataType { .float8Array }
     static var typicalSize: Int { 12 }
-    func append(to bytes: inout [UInt8]) { bitPattern.append(to: &bytes) }
-}
-
-extension UInt64 {
-    fileprivate func append(to bytes: inout [UInt8]) { withUnsafeBytes(of: bigEndian) { bytes.append(contentsOf: $0) } }
+    func append(to bytes: inout [UInt8]) { Int64(bitPattern: bitPattern).append(to: &bytes) }
 }
 
 extension UTCTimestamp: ArrayColumnElement {
