@@ -118,7 +118,9 @@ public struct StaffingStore: Sendable {
     ///
     /// PostgreSQL picks the baseline days and their weights; the per-slot sums over those days'
     /// `staffing_history_day` rows are taken here (a few thousand rows of arrays instead of
-    /// hundreds of thousands of slot rows).
+    /// hundreds of thousands of slot rows). The ordinary days are ranked per store and day type,
+    /// once for all the store's queues: a queue's first day only cuts off a store's oldest days,
+    /// so a day's rank among the days the queue has is its rank among all the store's days.
     public func baselines(before start: String, queue: String?) async throws -> [StaffingBaselineKey: StaffingBaseline]
     {
         var result: [StaffingBaselineKey: StaffingBaseline] = [:]
@@ -129,30 +131,28 @@ public struct StaffingStore: Sendable {
                 WHERE last_date >= \(start)::date - \(Method.queueLookbackDays)::int AND first_date < \(start)::date
                   AND (\(queue)::text IS NULL OR queue = \(queue))
             ), ranked AS (
-                SELECT s.queue, s.store_id, d.day_type, d.business_date,
-                       row_number() OVER (PARTITION BY s.queue, s.store_id, d.day_type
-                                          ORDER BY d.business_date DESC) AS rank
-                FROM src s
-                JOIN staffing_day_types(\(start)::date - \(Method.specialLookbackDays)::int, \(start)::date - 1) AS d
-                    ON d.store_id = s.store_id AND d.business_date >= s.first_date
+                SELECT d.store_id, d.day_type, d.business_date,
+                       row_number() OVER (PARTITION BY d.store_id, d.day_type ORDER BY d.business_date DESC) AS rank
+                FROM staffing_day_types(\(start)::date - \(Method.specialLookbackDays)::int, \(start)::date - 1) AS d
                 WHERE d.day_type IN ('weekday', 'weekend', 'holiday', 'pre_holiday')
             ), baseline AS (
-                SELECT queue, store_id, day_type, business_date,
-                       CASE WHEN day_type IN ('weekday', 'weekend') THEN power(\(Method.ordinaryDecay), rank - 1)
-                            ELSE power(\(Method.specialYearDecay), floor((\(start)::date - business_date) / 365.25))
+                SELECT s.queue, s.store_id, r.day_type, r.business_date,
+                       CASE WHEN r.day_type IN ('weekday', 'weekend') THEN power(\(Method.ordinaryDecay), r.rank - 1)
+                            ELSE power(\(Method.specialYearDecay), floor((\(start)::date - r.business_date) / 365.25))
                        END::float8 AS weight
-                FROM ranked
-                WHERE day_type IN ('holiday', 'pre_holiday') OR rank <= \(Method.ordinaryDays)
+                FROM ranked r
+                JOIN src s ON s.store_id = r.store_id AND r.business_date >= s.first_date
+                WHERE r.day_type IN ('holiday', 'pre_holiday') OR r.rank <= \(Method.ordinaryDays)
             )
-            SELECT b.queue, b.store_id, b.day_type, b.weight, coalesce(h.slots::float8[], '{}'),
-                   coalesce(h.offered_by_slot::float8[], '{}'), coalesce(h.handle_s_by_slot::float8[], '{}'),
-                   coalesce(h.handle_n_by_slot::float8[], '{}')
+            SELECT b.queue, b.store_id, b.day_type, b.weight, coalesce(h.slots, '{}'),
+                   coalesce(h.offered_by_slot, '{}'), coalesce(h.handle_s_by_slot, '{}'),
+                   coalesce(h.handle_n_by_slot, '{}')
             FROM baseline b
             LEFT JOIN staffing_history_day h
                 ON h.queue = b.queue AND h.store_id = b.store_id AND h.business_date = b.business_date
             """, logger: logger)
         for try await (queue, store, type, weight, slots, offered, handleSeconds, handled) in rows.decode(
-            (String, String, String, Double, Float8Array, Float8Array, Float8Array, Float8Array).self)
+            (String, String, String, Double, NumberArray, NumberArray, NumberArray, NumberArray).self)
         {
             guard let dayType = StaffingDayType(rawValue: type) else { continue }
             let key = StaffingBaselineKey(queue: queue, store: store, dayType: dayType)
@@ -230,86 +230,110 @@ public struct StaffingStore: Sendable {
     /// Stores a plan and its intervals in one transaction.
     /// - Returns: its `plan_id`.
     public func save(_ plan: StaffingPlan, inputs: PlanInputs, queueNames: [String: String]) async throws -> Int {
-        let count = plan.rows.count
-        var queues = ArrayColumn<String>(capacity: count)
-        var names = ArrayColumn<String>(capacity: count)
-        var dates = ArrayColumn<String>(capacity: count)
-        var slots = ArrayColumn<Int32>(capacity: count)
-        var dayTypes = ArrayColumn<String>(capacity: count)
-        var offered = ArrayColumn<Double>(capacity: count)
-        var aht = ArrayColumn<Double>(capacity: count)
-        var patience = ArrayColumn<Double>(capacity: count)
-        var load = ArrayColumn<Double>(capacity: count)
-        var agents = ArrayColumn<Int32>(capacity: count)
-        var fractional = ArrayColumn<Double>(capacity: count)
-        var scheduled = ArrayColumn<Int32>(capacity: count)
-        var scheduledFractional = ArrayColumn<Double>(capacity: count)
-        var serviceLevel = ArrayColumn<Double>(capacity: count)
-        var connect = ArrayColumn<Double>(capacity: count)
-        var waiting = ArrayColumn<Double>(capacity: count)
-        var asa = ArrayColumn<Double>(capacity: count)
-        var occupancy = ArrayColumn<Double>(capacity: count)
-        var abandoning = ArrayColumn<Double>(capacity: count)
-        for row in plan.rows {
-            guard let requirement = row.requirement else { continue }
-            let f = row.forecast
-            let p = requirement.performance
-            queues.append(f.queue)
-            names.append(queueNames[f.queue])
-            dates.append(f.date)
-            slots.append(Int32(f.slot))
-            dayTypes.append(f.dayTypes)
-            offered.append(f.offered)
-            aht.append(f.averageHandleTimeSeconds)
-            patience.append(row.patienceSeconds)
-            load.append(p.offeredLoad)
-            agents.append(Int32(requirement.agents))
-            fractional.append(requirement.fractionalAgents)
-            scheduled.append(Int32(row.scheduledAgents))
-            scheduledFractional.append(row.scheduledFractionalAgents)
-            serviceLevel.append(p.serviceLevel)
-            connect.append(p.connectServiceLevel)
-            waiting.append(p.probabilityOfWaiting)
-            asa.append(p.averageSpeedOfAnswerSeconds)
-            occupancy.append(p.occupancy)
-            abandoning.append(p.probabilityOfAbandoning)
-        }
-        let notes = plan.notes
+        try await save(inputs: inputs, queueNames: queueNames) { write in
+            try await write(plan.rows[...])
+            return plan
+        }.planId
+    }
+
+    /// The rows of a plan's intervals sent to PostgreSQL at once, at most.
+    static let rowsPerWrite = 2_000
+
+    /// Stores a plan while `make` makes it, in one transaction.
+    ///
+    /// `make` hands each part of the plan's rows to `write` as it staffs them; `write` streams
+    /// them to PostgreSQL (`COPY`), which stores one part while the next is being staffed. The
+    /// plan's own row, with the inputs and the notes, follows the intervals.
+    /// - Returns: the plan `make` returned and its `plan_id`.
+    public func save(
+        inputs: PlanInputs, queueNames: [String: String],
+        making make: (_ write: (ArraySlice<StaffingPlan.Row>) async throws -> Void) async throws -> StaffingPlan
+    ) async throws -> (plan: StaffingPlan, planId: Int) {
         let logger = self.logger
-        let columns = (
-            queues, names, dates, slots, dayTypes, offered, aht, patience, load, agents, fractional, scheduled,
-            scheduledFractional, serviceLevel, connect, waiting, asa, occupancy, abandoning
-        )
         return try await client.withTransaction(logger: logger) { connection in
             var planId = 0
-            let inserted = try await connection.query(
+            let id = try await connection.query(
+                "SELECT nextval(pg_get_serial_sequence('staffing_plan', 'plan_id'))", logger: logger)
+            for try await value in id.decode(Int.self) { planId = value }
+            // Each date's midnight in the analytics time zone, once: a slot starts slot × 15
+            // minutes after it (past midnight included), as the history counts slots.
+            var midnights: [String: Int] = [:]
+            let dates = try await connection.query(
                 """
-                INSERT INTO staffing_plan (from_date, to_date, queue_filter, model, service_level_target, threshold_s,
-                    max_occupancy, shrinkage, forecast_method, notes)
-                VALUES (\(inputs.from)::date, \(inputs.to)::date, \(inputs.queue), \(inputs.model),
-                    \(inputs.target.serviceLevel), \(inputs.target.thresholdSeconds), \(inputs.target.maximumOccupancy),
-                    \(inputs.shrinkage), \(Method.description), \(notes))
-                RETURNING plan_id
+                SELECT to_char(d, 'YYYY-MM-DD'),
+                       extract(epoch FROM d::timestamp AT TIME ZONE analytics_time_zone())::bigint
+                FROM generate_series(\(inputs.from)::date, \(inputs.to)::date, interval '1 day') AS d
                 """, logger: logger)
-            for try await id in inserted.decode(Int.self) { planId = id }
+            for try await (date, midnight) in dates.decode((String, Int).self) { midnights[date] = midnight }
+
+            var made: StaffingPlan?
+            try await connection.copyFrom(
+                table: "staffing_plan_interval",
+                columns: [
+                    "plan_id", "queue", "queue_name", "interval_start", "day_types", "forecast_offered",
+                    "forecast_aht_s", "patience_s", "offered_load", "agents", "fractional_agents", "scheduled_agents",
+                    "scheduled_fractional_agents", "service_level", "connect_service_level",
+                    "probability_of_waiting", "average_speed_of_answer_s", "occupancy", "probability_of_abandoning",
+                ],
+                logger: logger
+            ) { writer in
+                var text = CopyTextRows(capacity: Self.rowsPerWrite * 320)
+                made = try await make { rows in
+                    var written = 0
+                    for row in rows {
+                        guard let requirement = row.requirement else { continue }
+                        let f = row.forecast
+                        guard let midnight = midnights[f.date] else {
+                            throw StorageError(
+                                code: .notFound,
+                                message:
+                                    "a plan row of \(f.date), outside the plan's dates \(inputs.from)...\(inputs.to)")
+                        }
+                        let p = requirement.performance
+                        text.integer(planId)
+                        text.text(f.queue)
+                        text.text(queueNames[f.queue])
+                        text.timestamp(epochSeconds: midnight + f.slot * 900)
+                        text.text(f.dayTypes)
+                        text.double(f.offered)
+                        text.double(f.averageHandleTimeSeconds)
+                        text.double(row.patienceSeconds)
+                        text.double(p.offeredLoad)
+                        text.integer(requirement.agents)
+                        text.double(requirement.fractionalAgents)
+                        text.integer(row.scheduledAgents)
+                        text.double(row.scheduledFractionalAgents)
+                        text.double(p.serviceLevel)
+                        text.double(p.connectServiceLevel)
+                        text.double(p.probabilityOfWaiting)
+                        text.double(p.averageSpeedOfAnswerSeconds)
+                        text.double(p.occupancy)
+                        text.double(p.probabilityOfAbandoning)
+                        text.endRow()
+                        written += 1
+                        if written % Self.rowsPerWrite == 0 {
+                            try await writer.write(ByteBuffer(bytes: text.bytes))
+                            text.removeAll()
+                        }
+                    }
+                    if !text.isEmpty {
+                        try await writer.write(ByteBuffer(bytes: text.bytes))
+                        text.removeAll()
+                    }
+                }
+            }
+            // `copyFrom` returns only after its closure ran to its end.
+            guard let plan = made else { preconditionFailure("COPY ended without its rows") }
             try await connection.query(
                 """
-                INSERT INTO staffing_plan_interval (plan_id, queue, queue_name, interval_start, day_types,
-                    forecast_offered, forecast_aht_s, patience_s, offered_load, agents, fractional_agents,
-                    scheduled_agents, scheduled_fractional_agents, service_level, connect_service_level,
-                    probability_of_waiting, average_speed_of_answer_s, occupancy, probability_of_abandoning)
-                SELECT \(planId), q, n, m.midnight + s * interval '15 minutes', t,
-                       o, a, p, l, g, f, sc, sf, sl, c, w, asa, oc, ab
-                FROM unnest(\(columns.0), \(columns.1), \(columns.2), \(columns.3), \(columns.4), \(columns.5),
-                            \(columns.6), \(columns.7), \(columns.8), \(columns.9), \(columns.10), \(columns.11),
-                            \(columns.12), \(columns.13), \(columns.14), \(columns.15), \(columns.16),
-                            \(columns.17), \(columns.18))
-                    AS v(q, n, d, s, t, o, a, p, l, g, f, sc, sf, sl, c, w, asa, oc, ab)
-                -- Each date's midnight once (the time zone looked up per date, not per interval).
-                JOIN (SELECT d, d::date::timestamp AT TIME ZONE analytics_time_zone() AS midnight
-                      FROM (SELECT DISTINCT d FROM unnest(\(columns.2)) AS u(d)) AS u) AS m USING (d)
+                INSERT INTO staffing_plan (plan_id, from_date, to_date, queue_filter, model, service_level_target,
+                    threshold_s, max_occupancy, shrinkage, forecast_method, notes)
+                OVERRIDING SYSTEM VALUE
+                VALUES (\(planId), \(inputs.from)::date, \(inputs.to)::date, \(inputs.queue), \(inputs.model),
+                    \(inputs.target.serviceLevel), \(inputs.target.thresholdSeconds), \(inputs.target.maximumOccupancy),
+                    \(inputs.shrinkage), \(Method.description), \(plan.notes))
                 """, logger: logger)
-            return planId
+            return (plan, planId)
         }
     }
 }

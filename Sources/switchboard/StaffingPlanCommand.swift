@@ -73,9 +73,7 @@ struct StaffingPlanCommand: AsyncParsableCommand {
         do {
             try await OneShotDatabase.run(settings) { client, logger in
                 let planner = StaffingPlanner(client: client, logger: logger)
-                let result = try await planner.plan(request)
-                // PostgreSQL stores the plan while this process formats it.
-                async let planId = planner.save(result)
+                let (result, id) = try await planner.planAndSave(request)
                 let text: String
                 switch format {
                 case .csv:
@@ -89,7 +87,6 @@ struct StaffingPlanCommand: AsyncParsableCommand {
                         result.plan.notes.map { "note: \($0)\n" }.joined()
                         + result.plan.table(queueNames: result.queueNames)
                 }
-                let id = try await planId
                 print(text, terminator: "")
                 if format == .table { print("\nplan \(id) stored in staffing_plan") }
             }

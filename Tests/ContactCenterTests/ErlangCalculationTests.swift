@@ -53,4 +53,25 @@ struct ErlangCalculationTests {
         #expect(calculation.json.contains("\"average_speed_of_answer_s\":null"))
         #expect(!calculation.json.contains("nan") && !calculation.json.contains("inf"))
     }
+
+    @Test("decimals written into bytes read as the string formatter writes them, signs and rounding included")
+    func formatIntoBytes() {
+        let values: [Double] = [
+            0, -0.0, 0.004, 0.005, 0.0049999, -0.004, -0.005, -0.5, 2.675, 1.005, 9.99999, -9.99999, 12.5, 99.995,
+            123_456.789, -123_456.789, 0.88835, 1e9 + 0.25, 3e10, 2e12, -2e12,
+        ]
+        for value in values {
+            for digits in 0...4 {
+                var bytes: [UInt8] = []
+                ErlangCalculation.format(value, digits: digits, into: &bytes)
+                #expect(
+                    String(decoding: bytes, as: UTF8.self) == ErlangCalculation.format(value, digits: digits),
+                    "\(value) with \(digits) digits")
+            }
+        }
+        var bytes: [UInt8] = []
+        ErlangCalculation.format(-0.25, digits: 1, into: &bytes)
+        ErlangCalculation.format(7, digits: 2, into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "-0.37.00")
+    }
 }

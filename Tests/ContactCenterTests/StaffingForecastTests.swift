@@ -66,6 +66,60 @@ struct StaffingForecastTests {
         #expect(plan.agentHours.first!.hours == Int((fractional / 4).rounded(.up)))
         #expect(plan.csv.hasPrefix("queue,date,time,day_types,offered"))
         #expect(plan.csv.contains("q,d1,10:00,weekday,"))
+        // Every line, field by field, as the string formatter writes each value.
+        let lines = plan.csv.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == plan.rows.count + 2 && lines.last == "")
+        for (row, line) in zip(plan.rows, lines.dropFirst()) {
+            let r = try #require(row.requirement)
+            let p = r.performance
+            let f = row.forecast
+            let expected = [
+                f.queue, f.date, StaffingForecast.clock(slot: f.slot), f.dayTypes,
+                ErlangCalculation.format(f.offered, digits: 2),
+                ErlangCalculation.format(f.averageHandleTimeSeconds!, digits: 1), "", "\(r.agents)",
+                ErlangCalculation.format(r.fractionalAgents, digits: 2), "\(row.scheduledAgents)",
+                ErlangCalculation.format(p.serviceLevel, digits: 4),
+                ErlangCalculation.format(p.connectServiceLevel, digits: 4),
+                ErlangCalculation.format(p.occupancy, digits: 4), "",
+            ].joined(separator: ",")
+            #expect(line == expected)
+        }
+    }
+
+    @Test("a plan staffed queue by queue is the plan staffed at once, notes included")
+    func planByParts() throws {
+        var queues = Self.queues
+        queues["calm"] = StaffingQueueHistory(
+            name: "Calm", stores: ["a"], averageHandleTimeSeconds: 200, abandoned: 0, queueSeconds: 0)
+        var baselines = Self.baselines
+        for (key, baseline) in Self.baselines where key.queue == "q" {
+            baselines[StaffingBaselineKey(queue: "calm", store: key.store, dayType: key.dayType)] = baseline
+        }
+        // b has no weekend history of calm's own: a fallback note per queue.
+        baselines[StaffingBaselineKey(queue: "calm", store: "b", dayType: .weekend)] = nil
+        let dayTypes: [String: [String: StaffingDayType]] = ["a": ["d2": .weekend], "b": ["d2": .weekend]]
+        let forecast = StaffingForecast(
+            queues: queues, baselines: baselines, dates: ["d1", "d2"], dayTypes: dayTypes, weekendDates: ["d2"])
+        let target = try ServiceTarget(parsing: "80/20")
+        let whole = try StaffingPlan(
+            forecast: forecast, queues: queues, model: .erlangA, target: target, shrinkage: 0.2)
+        var parts = try StaffingPlan(model: .erlangA, target: target, shrinkage: 0.2)
+        var handed: [StaffingPlan.Row] = []
+        var partSlots: [StaffingForecast.Slot] = []
+        for queue in ["calm", "q"] {
+            let part = StaffingForecast(
+                queues: queues, baselines: baselines, dates: ["d1", "d2"], dayTypes: dayTypes, weekendDates: ["d2"],
+                only: queue)
+            #expect(part.slots.allSatisfy { $0.queue == queue })
+            partSlots += part.slots
+            handed += try parts.staff(part, queues: queues)
+        }
+        #expect(partSlots == forecast.slots)
+        #expect(parts.rows == whole.rows)
+        #expect(handed == whole.rows)
+        #expect(parts.notes == whole.notes)
+        #expect(whole.notes.contains { $0.contains("queue Calm: falling back") || $0.contains("of queue Calm") })
+        #expect(whole.notes.contains("queue Calm: no abandons in its history: Erlang C"))
     }
 
     @Test("the backtest's WAPE: Σ |error| / Σ actual per day type, against last week and the 8-week mean")

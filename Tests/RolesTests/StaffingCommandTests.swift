@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Roles
 import SwitchboardTesting
 import Testing
@@ -44,6 +45,74 @@ struct StaffingCommandTests {
         }
         #expect(throws: StaffingPlanner.RequestError.self) {
             try StaffingPlanner.validatedRange(from: "2026-02-30", to: "2026-03-01")
+        }
+    }
+}
+
+/// `switchboard staffing plan` end to end: simulated history, then the plan printed as CSV and
+/// stored, queue by queue while it is staffed. Two seeded days (yesterday is the history) keep it
+/// short: the weekend dates fall back to weekdays, with notes.
+@Suite("switchboard staffing plan over a seeded database", .enabled(if: TestDatabase.enabled))
+struct StaffingPlanProcessTests {
+    @Test("the CSV printed is the plan stored: one interval per staffed row, the same agents, the notes")
+    func planPrintedIsPlanStored() async throws {
+        try await TestDatabase.withFreshDatabase("staffing_plan") { client, configuration in
+            let url =
+                "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+            let environment = ProcessInfo.processInfo.environment.merging([
+                "SWITCHBOARD_DATABASE_URL": url, "SWITCHBOARD_LOG_LEVEL": "error",
+            ]) { $1 }
+            let seeded = try await ChildProcess.run(
+                [SwitchboardProcess.binary, "staffing", "seed", "--days", "2"], environment: environment)
+            #expect(seeded.status == 0, "seed:\n\(seeded.output)")
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate]
+            let today = formatter.string(from: Date())
+            let later = formatter.string(from: Date().addingTimeInterval(2 * 86_400))
+            let (status, output) = try await ChildProcess.run(
+                [
+                    SwitchboardProcess.binary, "staffing", "plan", "--from", today, "--to", later, "--service-level",
+                    "80/20", "--shrinkage", "0.25", "--format", "csv",
+                ], environment: environment)
+            #expect(status == 0, "plan:\n\(output)")
+            // Both streams: the notes (standard error) and the CSV.
+            let lines = output.split(separator: "\n").map(String.init)
+            let header = try #require(lines.firstIndex { $0.hasPrefix("queue,date,time,") })
+            let rows = lines[(header + 1)...].filter { !$0.hasPrefix("note: ") }.map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
+            #expect(rows.count > 100)
+            #expect(rows.allSatisfy { $0.count == 14 })
+            let staffed = rows.filter { !$0[7].isEmpty }
+            #expect(!staffed.isEmpty)
+            let agents = staffed.reduce(0) { $0 + (Int($1[7]) ?? -1_000_000) }
+            let scheduled = staffed.reduce(0) { $0 + (Int($1[9]) ?? -1_000_000) }
+
+            let stored = try await client.query(
+                """
+                SELECT count(*)::int, coalesce(sum(i.agents), 0)::int, coalesce(sum(i.scheduled_agents), 0)::int,
+                       count(DISTINCT i.interval_start)::int, min(p.shrinkage), min(p.from_date)::text,
+                       min(p.to_date)::text, bool_and(i.plan_id = p.plan_id)
+                FROM staffing_plan p JOIN staffing_plan_interval i USING (plan_id)
+                """, logger: TestDatabase.logger)
+            var found = false
+            for try await (count, storedAgents, storedScheduled, starts, shrinkage, from, to, one) in stored.decode(
+                (Int, Int, Int, Int, Double, String, String, Bool).self)
+            {
+                found = true
+                #expect(count == staffed.count)
+                #expect(storedAgents == agents)
+                #expect(storedScheduled == scheduled)
+                #expect(starts == Set(staffed.map { $0[1] + " " + $0[2] }).count)
+                #expect(shrinkage == 0.25)
+                #expect(from == today && to == later)
+                #expect(one)
+            }
+            #expect(found)
+            // Each printed note is stored with the plan.
+            let notes = lines.filter { $0.hasPrefix("note: ") }.map { String($0.dropFirst(6)) }
+            let storedNotes = try await client.query("SELECT notes FROM staffing_plan", logger: TestDatabase.logger)
+            for try await list in storedNotes.decode([String].self) { #expect(list == notes) }
         }
     }
 }

@@ -151,7 +151,8 @@ struct StaffingStoreTests {
                 inputs: .init(
                     from: "2026-11-25", to: "2026-11-30", queue: nil, model: "erlang-a", target: target,
                     shrinkage: 0.3),
-                queueNames: [Fixture.reservations.arn: "Reservations"])
+                // A name with every byte COPY's text format escapes.
+                queueNames: [Fixture.reservations.arn: "Reservations\t予約\\\n\r"])
             let rows = try await client.query(
                 """
                 SELECT count(*)::int, sum(agents)::int, min(patience_s), bool_and(scheduled_agents >= agents)
@@ -173,6 +174,12 @@ struct StaffingStoreTests {
                 #expect(start == "2026-11-25 10:00")
                 #expect(abs(offered - 6) < 1e-9)
             }
+            let names = try await client.query(
+                "SELECT DISTINCT queue_name FROM staffing_plan_interval WHERE plan_id = \(planId)",
+                logger: TestDatabase.logger)
+            var stored: [String?] = []
+            for try await name in names.decode(String?.self) { stored.append(name) }
+            #expect(stored == ["Reservations\t予約\\\n\r"])
             // A plan's intervals go with it.
             try await client.query("DELETE FROM staffing_plan WHERE plan_id = \(planId)", logger: TestDatabase.logger)
             let left = try await client.query(

@@ -110,6 +110,41 @@ public struct ErlangCalculation: Sendable, Equatable {
         return (rounded < 0 && whole == 0 ? "-" : "") + "\(whole).\(fraction)"
     }
 
+    /// Appends `value` with `digits` decimals (at most 4), as ``format(_:digits:)`` writes it,
+    /// without building a string: a plan's CSV has hundreds of thousands of them.
+    static func format(_ value: Double, digits: Int, into bytes: inout [UInt8]) {
+        var scale = 1.0
+        var integerScale = 1
+        for _ in 0..<digits {
+            scale *= 10
+            integerScale *= 10
+        }
+        let scaled = (value * scale).rounded()
+        // Beyond 10^11 the quotient's division in `format` may round differently.
+        guard digits <= 4, scaled.magnitude < 1e11 else {
+            bytes.append(contentsOf: format(value, digits: digits).utf8)
+            return
+        }
+        let n = Int(scaled)
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(n.magnitude / UInt(integerScale), width: 1, to: &bytes)
+        guard digits > 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        appendDecimal(n.magnitude % UInt(integerScale), width: digits, to: &bytes)
+    }
+
+    /// `value` in decimal, zero-padded to at least `width` digits.
+    static func appendDecimal(_ value: UInt, width: Int, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        var rest = value
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        while bytes.count - start < width { bytes.append(UInt8(ascii: "0")) }
+        bytes[start...].reverse()
+    }
+
     /// A share as a percentage with two decimals.
     static func percent(_ share: Double) -> String { format(share * 100, digits: 2) + " %" }
 }

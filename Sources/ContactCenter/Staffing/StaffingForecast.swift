@@ -26,23 +26,26 @@ public struct StaffingForecast: Sendable {
     /// Fallbacks and gaps, one line each, deduplicated.
     public private(set) var notes: [String] = []
 
-    /// Forecasts `dates` for `queues`.
+    /// Forecasts `dates` for `queues`, or for the one queue `only` of them: the forecasts of
+    /// each queue alone, in the order of their ids, make up the forecast of all of them.
     /// - Parameters:
     ///   - queues: the queues to forecast and their history.
     ///   - baselines: the weighted history per queue, store and day type.
     ///   - dates: the business dates, `YYYY-MM-DD`, in order.
     ///   - dayTypes: each store's day type per date.
     ///   - weekendDates: the dates that fall on Saturday or Sunday (override days follow them).
+    ///   - only: the id of the one queue to forecast.
     public init(
         queues: [String: StaffingQueueHistory], baselines: [StaffingBaselineKey: StaffingBaseline],
-        dates: [String], dayTypes: [String: [String: StaffingDayType]], weekendDates: Set<String>
+        dates: [String], dayTypes: [String: [String: StaffingDayType]], weekendDates: Set<String>,
+        only: String? = nil
     ) {
         var noted = Set<String>()
         func note(_ line: String) {
             if noted.insert(line).inserted { notes.append(line) }
         }
-        for queue in queues.keys.sorted() {
-            let history = queues[queue]!
+        for queue in only.map({ [$0] }) ?? queues.keys.sorted() {
+            guard let history = queues[queue] else { continue }
             let label = history.name ?? queue
             var allSlots = Set<Int>()
             for (key, baseline) in baselines where key.queue == queue {

@@ -27,44 +27,77 @@ public struct StaffingPlan: Sendable {
     /// The rows, by queue, date, slot.
     public private(set) var rows: [Row] = []
     /// The forecast's notes and the model's.
-    public private(set) var notes: [String]
+    public var notes: [String] { forecastNotes + modelNotes }
+
+    private var forecastNotes: [String] = []
+    private var modelNotes: [String] = []
+    private let model: ModelChoice
+    private let target: ServiceTarget
+    private let shrinkage: Double
+    /// The queues noted as staffed with Erlang C for want of abandons.
+    private var erlangCQueues = Set<String>()
 
     /// Staffs every slot of `forecast`.
-    /// - Throws: `StaffingError` for a shrinkage out of range.
+    /// - Throws: `StaffingError` for a shrinkage out of range or a slot the model cannot staff.
     public init(
         forecast: StaffingForecast, queues: [String: StaffingQueueHistory], model: ModelChoice, target: ServiceTarget,
         shrinkage: Double
     ) throws(StaffingError) {
+        try self.init(model: model, target: target, shrinkage: shrinkage)
+        try staff(forecast, queues: queues)
+    }
+
+    /// A plan without rows yet, for ``staff(_:queues:)`` to fill part by part.
+    /// - Throws: `StaffingError` for a shrinkage out of range.
+    public init(model: ModelChoice, target: ServiceTarget, shrinkage: Double) throws(StaffingError) {
         _ = try Shrinkage.scheduled(productive: 0, shrinkage: shrinkage)
-        notes = forecast.notes
-        var erlangCQueues = Set<String>()
+        self.model = model
+        self.target = target
+        self.shrinkage = shrinkage
+    }
+
+    /// Staffs every slot of `forecast` (e.g. one queue's) and appends its rows and notes: a plan
+    /// staffed queue by queue is the plan of all the queues' forecast staffed at once.
+    /// - Returns: the rows appended.
+    /// - Throws: `StaffingError` for a slot the model cannot staff.
+    @discardableResult
+    public mutating func staff(
+        _ forecast: StaffingForecast, queues: [String: StaffingQueueHistory]
+    ) throws(StaffingError) -> ArraySlice<Row> {
+        let first = rows.count
+        forecastNotes += forecast.notes
         for slot in forecast.slots {
             let history = queues[slot.queue]
             var patience: Double? = nil
             if model == .erlangA {
                 patience = history?.patienceSeconds
                 if patience == nil, erlangCQueues.insert(slot.queue).inserted {
-                    notes.append("queue \(history?.name ?? slot.queue): no abandons in its history: Erlang C")
+                    modelNotes.append("queue \(history?.name ?? slot.queue): no abandons in its history: Erlang C")
                 }
             }
-            guard let aht = slot.averageHandleTimeSeconds else {
-                rows.append(
-                    Row(
-                        forecast: slot, patienceSeconds: patience, requirement: nil, scheduledAgents: 0,
-                        scheduledFractionalAgents: 0))
-                continue
-            }
-            let load = try TrafficLoad(volume: slot.offered, intervalSeconds: 900, averageHandleTimeSeconds: aht)
-            let requirement = try StaffingRequirement(
-                load: load, model: patience.map { .erlangA(patienceSeconds: $0) } ?? .erlangC, target: target)
-            rows.append(
-                Row(
-                    forecast: slot, patienceSeconds: patience, requirement: requirement,
-                    scheduledAgents: try Shrinkage.scheduledAgents(
-                        productive: Double(requirement.agents), shrinkage: shrinkage),
-                    scheduledFractionalAgents: try Shrinkage.scheduled(
-                        productive: requirement.fractionalAgents, shrinkage: shrinkage)))
+            rows.append(try Self.row(slot, patience: patience, target: target, shrinkage: shrinkage))
         }
+        return rows[first...]
+    }
+
+    /// One slot staffed; no requirement when its AHT is unknown.
+    private static func row(
+        _ slot: StaffingForecast.Slot, patience: Double?, target: ServiceTarget, shrinkage: Double
+    ) throws(StaffingError) -> Row {
+        guard let aht = slot.averageHandleTimeSeconds else {
+            return Row(
+                forecast: slot, patienceSeconds: patience, requirement: nil, scheduledAgents: 0,
+                scheduledFractionalAgents: 0)
+        }
+        let load = try TrafficLoad(volume: slot.offered, intervalSeconds: 900, averageHandleTimeSeconds: aht)
+        let requirement = try StaffingRequirement(
+            load: load, model: patience.map { .erlangA(patienceSeconds: $0) } ?? .erlangC, target: target)
+        return Row(
+            forecast: slot, patienceSeconds: patience, requirement: requirement,
+            scheduledAgents: try Shrinkage.scheduledAgents(
+                productive: Double(requirement.agents), shrinkage: shrinkage),
+            scheduledFractionalAgents: try Shrinkage.scheduled(
+                productive: requirement.fractionalAgents, shrinkage: shrinkage))
     }
 
     /// Per queue and date: agent-hours needed, from the fractional requirements summed, then rounded up.
@@ -88,31 +121,45 @@ public struct StaffingPlan: Sendable {
 
     /// The CSV header and one line per row.
     public var csv: String {
-        var lines = [
-            "queue,date,time,day_types,offered,aht_s,patience_s,agents,fractional_agents,scheduled_agents,"
-                + "service_level,connect_service_level,occupancy,probability_of_abandoning"
-        ]
+        var out = [UInt8]()
+        out.reserveCapacity(rows.count * 120 + 200)
+        out.append(
+            contentsOf: ("queue,date,time,day_types,offered,aht_s,patience_s,agents,fractional_agents,scheduled_agents,"
+                + "service_level,connect_service_level,occupancy,probability_of_abandoning\n").utf8)
+        func comma() { out.append(UInt8(ascii: ",")) }
+        func number(_ value: Double?, digits: Int) {
+            comma()
+            if let value { ErlangCalculation.format(value, digits: digits, into: &out) }
+        }
         for row in rows {
             let f = row.forecast
             let p = row.requirement?.performance
             let requirement = row.requirement
-            func share(_ value: Double?) -> String {
-                value.map { ErlangCalculation.format($0, digits: 4) } ?? ""
-            }
-            var fields: [String] = [Self.csvField(f.queue), f.date, StaffingForecast.clock(slot: f.slot), f.dayTypes]
-            fields.append(ErlangCalculation.format(f.offered, digits: 2))
-            fields.append(f.averageHandleTimeSeconds.map { ErlangCalculation.format($0, digits: 1) } ?? "")
-            fields.append(row.patienceSeconds.map { ErlangCalculation.format($0, digits: 1) } ?? "")
-            fields.append(requirement.map { String($0.agents) } ?? "")
-            fields.append(requirement.map { ErlangCalculation.format($0.fractionalAgents, digits: 2) } ?? "")
-            fields.append(String(row.scheduledAgents))
-            fields.append(share(p?.serviceLevel))
-            fields.append(share(p?.connectServiceLevel))
-            fields.append(share(p?.occupancy))
-            fields.append(share(p?.probabilityOfAbandoning))
-            lines.append(fields.joined(separator: ","))
+            out.append(contentsOf: Self.csvField(f.queue).utf8)
+            comma()
+            out.append(contentsOf: f.date.utf8)
+            comma()
+            let minutes = f.slot * 15
+            ErlangCalculation.appendDecimal(UInt(minutes / 60), width: 2, to: &out)
+            out.append(UInt8(ascii: ":"))
+            ErlangCalculation.appendDecimal(UInt(minutes % 60), width: 2, to: &out)
+            comma()
+            out.append(contentsOf: f.dayTypes.utf8)
+            number(f.offered, digits: 2)
+            number(f.averageHandleTimeSeconds, digits: 1)
+            number(row.patienceSeconds, digits: 1)
+            comma()
+            if let requirement { ErlangCalculation.appendDecimal(UInt(requirement.agents), width: 1, to: &out) }
+            number(requirement?.fractionalAgents, digits: 2)
+            comma()
+            ErlangCalculation.appendDecimal(UInt(row.scheduledAgents), width: 1, to: &out)
+            number(p?.serviceLevel, digits: 4)
+            number(p?.connectServiceLevel, digits: 4)
+            number(p?.occupancy, digits: 4)
+            number(p?.probabilityOfAbandoning, digits: 4)
+            out.append(UInt8(ascii: "\n"))
         }
-        return lines.joined(separator: "\n") + "\n"
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A table for a terminal: one line per slot with traffic, totals per queue and day.

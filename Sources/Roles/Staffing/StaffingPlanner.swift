@@ -147,9 +147,49 @@ public struct StaffingPlanner: Sendable {
         }
     }
 
-    /// Validates `request`, forecasts and staffs it; ``save(_:)`` stores the result.
+    /// Validates `request`, forecasts and staffs it, without storing it.
     /// - Throws: `RequestError` for a bad range or an unknown queue; `StaffingError`; PostgreSQL errors.
     public func plan(_ request: Request) async throws -> Result {
+        let prepared = try await prepare(request)
+        let plan = try StaffingPlan(
+            forecast: prepared.forecast(only: nil), queues: prepared.reads.queues, model: request.model,
+            target: request.target, shrinkage: request.shrinkage)
+        return Result(plan: plan, queueNames: prepared.names, inputs: prepared.inputs)
+    }
+
+    /// Validates `request`, then forecasts, staffs and stores it queue by queue: PostgreSQL
+    /// stores one queue's intervals while the next queue is forecast and staffed.
+    /// - Returns: the plan and its `plan_id`.
+    /// - Throws: `RequestError` for a bad range or an unknown queue; `StaffingError`; PostgreSQL errors.
+    public func planAndSave(_ request: Request) async throws -> (result: Result, planId: Int) {
+        let prepared = try await prepare(request)
+        let queues = prepared.reads.queues
+        let (plan, planId) = try await store.save(inputs: prepared.inputs, queueNames: prepared.names) { write in
+            var plan = try StaffingPlan(model: request.model, target: request.target, shrinkage: request.shrinkage)
+            for queue in queues.keys.sorted() {
+                try await write(try plan.staff(prepared.forecast(only: queue), queues: queues))
+            }
+            return plan
+        }
+        return (Result(plan: plan, queueNames: prepared.names, inputs: prepared.inputs), planId)
+    }
+
+    /// What a plan is made from: its inputs, its reads and the queues' names.
+    private struct Prepared {
+        var inputs: StaffingStore.PlanInputs
+        var reads: Reads
+        var names: [String: String]
+
+        /// The forecast of every queue read, or of the queue `only`.
+        func forecast(only queue: String?) -> StaffingForecast {
+            StaffingForecast(
+                queues: reads.queues, baselines: reads.baselines, dates: reads.dates, dayTypes: reads.dayTypes,
+                weekendDates: reads.weekend, only: queue)
+        }
+    }
+
+    /// Validates `request`, brings the history up to date when due, and reads.
+    private func prepare(_ request: Request) async throws -> Prepared {
         let (first, last) = try Self.validatedRange(from: request.from, to: request.to)
         _ = try Shrinkage.scheduled(productive: 0, shrinkage: request.shrinkage)
         if refreshes?.claim() ?? true {
@@ -170,25 +210,13 @@ public struct StaffingPlanner: Sendable {
             reads = try await read(key)
             if let kept { refreshes?.keep(reads, for: key, generation: kept.generation) }
         }
-        let forecast = StaffingForecast(
-            queues: reads.queues, baselines: reads.baselines, dates: reads.dates, dayTypes: reads.dayTypes,
-            weekendDates: reads.weekend)
-        let plan = try StaffingPlan(
-            forecast: forecast, queues: reads.queues, model: request.model, target: request.target,
-            shrinkage: request.shrinkage)
         var names: [String: String] = [:]
         for (id, history) in reads.queues { names[id] = history.name ?? id }
-        return Result(
-            plan: plan, queueNames: names,
+        return Prepared(
             inputs: StaffingStore.PlanInputs(
                 from: first, to: last, queue: reads.queueId, model: request.model.rawValue, target: request.target,
-                shrinkage: request.shrinkage))
-    }
-
-    /// Stores a plan made by ``plan(_:)`` with its inputs.
-    /// - Returns: its `plan_id`.
-    public func save(_ result: Result) async throws -> Int {
-        try await store.save(result.plan, inputs: result.inputs, queueNames: result.queueNames)
+                shrinkage: request.shrinkage),
+            reads: reads, names: names)
     }
 
     /// Reads what a plan of `key` is made from.
