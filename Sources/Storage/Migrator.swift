@@ -35,9 +35,10 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(_ migrations: [Migration]) async throws -> [Int] {
         let ordered = migrations.sorted { $0.version < $1.version }
-        try await validate(ordered)
+        // A version recorded with its checksum needs no transaction of its own.
+        let recorded = try await recordedVersions(ordered)
         var applied: [Int] = []
-        for migration in ordered {
+        for migration in ordered where !recorded.contains(migration.version) {
             let didApply = try await apply(migration)
             if didApply { applied.append(migration.version) }
         }
@@ -53,18 +54,25 @@ public struct Migrator: Sendable {
     /// - Throws: ``StorageError`` `.migrationChanged` naming the first applied migration whose
     ///   recorded checksum differs from its checksum in `migrations`.
     public func validate(_ migrations: [Migration]) async throws {
+        _ = try await recordedVersions(migrations)
+    }
+
+    /// ``validate(_:)``, returning the versions of `migrations` recorded as applied.
+    private func recordedVersions(_ migrations: [Migration]) async throws -> Set<Int> {
         let known = Dictionary(migrations.map { ($0.version, $0) }, uniquingKeysWith: { first, _ in first })
         // Errors thrown inside a transaction come out wrapped: the closure returns what it found.
-        let (changed, filled) = try await client.withTransaction(logger: logger) {
-            connection -> ((Migration, recorded: String)?, [Int]) in
+        let (changed, filled, recorded) = try await client.withTransaction(logger: logger) {
+            connection -> ((Migration, recorded: String)?, [Int], Set<Int>) in
             try await lockAndEnsureVersionTable(connection)
             let rows = try await connection.query(
                 "SELECT version, checksum FROM schema_migration ORDER BY version", logger: logger)
             var missing: [Migration] = []
+            var versions = Set<Int>()
             for try await (version, recorded) in rows.decode((Int, String?).self) {
                 guard let migration = known[version] else { continue }
+                versions.insert(version)
                 if let recorded {
-                    if recorded != migration.checksum { return ((migration, recorded), []) }
+                    if recorded != migration.checksum { return ((migration, recorded), [], []) }
                 } else {
                     missing.append(migration)
                 }
@@ -78,12 +86,13 @@ public struct Migrator: Sendable {
                     logger: logger
                 )
             }
-            return (nil, missing.map(\.version))
+            return (nil, missing.map(\.version), versions)
         }
         if let (migration, recorded) = changed { throw Self.changed(migration, recorded: recorded) }
         if !filled.isEmpty {
             logger.info("recorded the checksums of migrations applied before", metadata: ["versions": "\(filled)"])
         }
+        return recorded
     }
 
     /// The highest applied version, or 0 for an empty database.

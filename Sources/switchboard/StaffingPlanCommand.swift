@@ -71,25 +71,29 @@ struct StaffingPlanCommand: AsyncParsableCommand {
             from: from, to: to, queue: queue, model: choice, target: target, shrinkage: shrinkage)
         let format = self.format
         do {
-            try await OneShotDatabase.run(settings) { client, logger in
-                let planner = StaffingPlanner(client: client, logger: logger)
-                let (result, id) = try await planner.planAndSave(request)
-                let text: String
-                switch format {
-                case .csv:
-                    // Notes on standard error: the CSV stays a table.
-                    for note in result.plan.notes {
-                        FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+            // The plan reads while the analysts' setup checks the stores' business days against
+            // flows/, and reads again in the rare case that it rewrote them.
+            try await OneShotDatabase.run(
+                settings,
+                besideAnalysts: { client, logger, setup in
+                    let planner = StaffingPlanner(client: client, logger: logger)
+                    let (result, id) = try await planner.planAndSave(request, rereadIf: { try await setup.value })
+                    let text: String
+                    switch format {
+                    case .csv:
+                        // Notes on standard error: the CSV stays a table.
+                        for note in result.plan.notes {
+                            FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+                        }
+                        text = result.plan.csv
+                    case .table:
+                        text =
+                            result.plan.notes.map { "note: \($0)\n" }.joined()
+                            + result.plan.table(queueNames: result.queueNames)
                     }
-                    text = result.plan.csv
-                case .table:
-                    text =
-                        result.plan.notes.map { "note: \($0)\n" }.joined()
-                        + result.plan.table(queueNames: result.queueNames)
-                }
-                print(text, terminator: "")
-                if format == .table { print("\nplan \(id) stored in staffing_plan") }
-            }
+                    print(text, terminator: "")
+                    if format == .table { print("\nplan \(id) stored in staffing_plan") }
+                })
         } catch let error as StaffingPlanner.RequestError {
             throw ValidationError(error.description)
         }

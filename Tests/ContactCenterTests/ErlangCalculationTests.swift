@@ -73,5 +73,15 @@ struct ErlangCalculationTests {
         ErlangCalculation.format(-0.25, digits: 1, into: &bytes)
         ErlangCalculation.format(7, digits: 2, into: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "-0.37.00")
+        for (value, width) in [
+            (0, 1), (7, 3), (10, 2), (99, 1), (1_000_000_007, 1), (UInt.max, 1), (10_000_000_000_000_000_000, 25),
+        ] {
+            var decimal: [UInt8] = []
+            ErlangCalculation.appendDecimal(value, width: width, to: &decimal)
+            let expected = String(value)
+            #expect(
+                String(decoding: decimal, as: UTF8.self)
+                    == String(repeating: "0", count: max(0, width - expected.count)) + expected)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import ContactCenter
 import Foundation
 import PostgresNIO
 import Roles
@@ -113,6 +114,25 @@ struct StaffingPlanProcessTests {
             let notes = lines.filter { $0.hasPrefix("note: ") }.map { String($0.dropFirst(6)) }
             let storedNotes = try await client.query("SELECT notes FROM staffing_plan", logger: TestDatabase.logger)
             for try await list in storedNotes.decode([String].self) { #expect(list == notes) }
+
+            // Business days rewritten while a plan reads (the analysts' setup beside it): the plan
+            // reads again and follows them.
+            let planner = StaffingPlanner(client: client, logger: TestDatabase.logger)
+            let request = StaffingPlanner.Request(
+                from: later, to: later, queue: nil, model: .erlangA, target: try ServiceTarget(parsing: "80/20"),
+                shrinkage: 0)
+            let (kept, _) = try await planner.planAndSave(request, rereadIf: { false })
+            #expect(!kept.plan.rows.isEmpty && !kept.plan.rows.contains { $0.forecast.dayTypes == "closure" })
+            let (reread, _) = try await planner.planAndSave(
+                request,
+                rereadIf: {
+                    try await client.query(
+                        "UPDATE store_business_day SET day_type = 'closure' WHERE business_date = \(later)::date",
+                        logger: TestDatabase.logger)
+                    return true
+                })
+            #expect(reread.plan.rows.count == kept.plan.rows.count)
+            #expect(reread.plan.rows.allSatisfy { $0.forecast.dayTypes == "closure" && $0.forecast.offered == 0 })
         }
     }
 }

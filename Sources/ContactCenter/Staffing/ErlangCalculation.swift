@@ -135,14 +135,17 @@ public struct ErlangCalculation: Sendable, Equatable {
 
     /// `value` in decimal, zero-padded to at least `width` digits.
     static func appendDecimal(_ value: UInt, width: Int, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        var rest = value
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        while bytes.count - start < width { bytes.append(UInt8(ascii: "0")) }
-        bytes[start...].reverse()
+        var digits = 1
+        while digits < powersOfTen.count, value >= powersOfTen[digits] { digits += 1 }
+        for _ in digits..<max(width, digits) { bytes.append(UInt8(ascii: "0")) }
+        for position in (0..<digits).reversed() {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / powersOfTen[position] % 10))
+        }
+    }
+
+    /// 10⁰ through 10¹⁹, the powers of ten a `UInt` holds.
+    private static let powersOfTen: [UInt] = (0..<20).map { exponent in
+        (0..<exponent).reduce(1) { power, _ in power * 10 }
     }
 
     /// A share as a percentage with two decimals.

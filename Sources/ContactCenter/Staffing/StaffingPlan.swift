@@ -121,45 +121,61 @@ public struct StaffingPlan: Sendable {
 
     /// The CSV header and one line per row.
     public var csv: String {
-        var out = [UInt8]()
-        out.reserveCapacity(rows.count * 120 + 200)
-        out.append(
+        var out = CSVBytes(capacity: rows.count * 120 + 200)
+        out.bytes.append(
             contentsOf: ("queue,date,time,day_types,offered,aht_s,patience_s,agents,fractional_agents,scheduled_agents,"
                 + "service_level,connect_service_level,occupancy,probability_of_abandoning\n").utf8)
-        func comma() { out.append(UInt8(ascii: ",")) }
-        func number(_ value: Double?, digits: Int) {
-            comma()
-            if let value { ErlangCalculation.format(value, digits: digits, into: &out) }
-        }
         for row in rows {
             let f = row.forecast
             let p = row.requirement?.performance
             let requirement = row.requirement
-            out.append(contentsOf: Self.csvField(f.queue).utf8)
-            comma()
-            out.append(contentsOf: f.date.utf8)
-            comma()
-            let minutes = f.slot * 15
-            ErlangCalculation.appendDecimal(UInt(minutes / 60), width: 2, to: &out)
-            out.append(UInt8(ascii: ":"))
-            ErlangCalculation.appendDecimal(UInt(minutes % 60), width: 2, to: &out)
-            comma()
-            out.append(contentsOf: f.dayTypes.utf8)
-            number(f.offered, digits: 2)
-            number(f.averageHandleTimeSeconds, digits: 1)
-            number(row.patienceSeconds, digits: 1)
-            comma()
-            if let requirement { ErlangCalculation.appendDecimal(UInt(requirement.agents), width: 1, to: &out) }
-            number(requirement?.fractionalAgents, digits: 2)
-            comma()
-            ErlangCalculation.appendDecimal(UInt(row.scheduledAgents), width: 1, to: &out)
-            number(p?.serviceLevel, digits: 4)
-            number(p?.connectServiceLevel, digits: 4)
-            number(p?.occupancy, digits: 4)
-            number(p?.probabilityOfAbandoning, digits: 4)
-            out.append(UInt8(ascii: "\n"))
+            out.bytes.append(contentsOf: Self.csvField(f.queue).utf8)
+            out.text(f.date)
+            out.clock(slot: f.slot)
+            out.text(f.dayTypes)
+            out.number(f.offered, digits: 2)
+            out.number(f.averageHandleTimeSeconds, digits: 1)
+            out.number(row.patienceSeconds, digits: 1)
+            out.count(requirement?.agents)
+            out.number(requirement?.fractionalAgents, digits: 2)
+            out.count(row.scheduledAgents)
+            out.number(p?.serviceLevel, digits: 4)
+            out.number(p?.connectServiceLevel, digits: 4)
+            out.number(p?.occupancy, digits: 4)
+            out.number(p?.probabilityOfAbandoning, digits: 4)
+            out.bytes.append(UInt8(ascii: "\n"))
         }
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// A CSV line's fields after its first, each after a comma, written as bytes.
+    private struct CSVBytes {
+        var bytes: [UInt8] = []
+
+        init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+        mutating func text(_ value: String) {
+            bytes.append(UInt8(ascii: ","))
+            bytes.append(contentsOf: value.utf8)
+        }
+
+        /// `HH:MM` from the business day's midnight, as ``StaffingForecast/clock(slot:)``.
+        mutating func clock(slot: Int) {
+            bytes.append(UInt8(ascii: ","))
+            ErlangCalculation.appendDecimal(UInt(slot * 15 / 60), width: 2, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            ErlangCalculation.appendDecimal(UInt(slot * 15 % 60), width: 2, to: &bytes)
+        }
+
+        mutating func number(_ value: Double?, digits: Int) {
+            bytes.append(UInt8(ascii: ","))
+            if let value { ErlangCalculation.format(value, digits: digits, into: &bytes) }
+        }
+
+        mutating func count(_ value: Int?) {
+            bytes.append(UInt8(ascii: ","))
+            if let value { ErlangCalculation.appendDecimal(UInt(value), width: 1, to: &bytes) }
+        }
     }
 
     /// A table for a terminal: one line per slot with traffic, totals per queue and day.

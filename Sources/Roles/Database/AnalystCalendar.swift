@@ -14,7 +14,11 @@ public enum AnalystCalendar {
     ///
     /// - Parameter flows: The current `flows/`; `nil` keeps the stored business days (and writes
     ///   the built-in holidays).
-    public static func sync(client: PostgresClient, flows: FlowSet?, logger: Logger, now: Date = Date()) async throws {
+    /// - Returns: Whether anything was rewritten (`false`: the tables held it already).
+    @discardableResult
+    public static func sync(
+        client: PostgresClient, flows: FlowSet?, logger: Logger, now: Date = Date()
+    ) async throws -> Bool {
         let calendar = flows?.calendars[FlowSet.japaneseCalendarId] ?? JapaneseHolidayCalendar.standard
         let years = JapaneseHolidayCalendar.supportedYears
         let days = years.flatMap { calendar.holidays(inYear: $0) }.map {
@@ -27,6 +31,7 @@ public enum AnalystCalendar {
         // A rewrite checks the rollups' definitions itself; without one, the settings they were
         // computed with (an `analytics_setting` changed in SQL) are still checked at every start.
         if !rewritten { try await client.query("SELECT rollup_sync_definitions()", logger: logger) }
+        return rewritten
     }
 
     /// Rewrites the stores and their business days for every year with contacts and the coming

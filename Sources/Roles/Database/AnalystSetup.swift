@@ -50,9 +50,11 @@ public struct AnalystSetup: Sendable {
     }
 
     /// Writes the allow-list, the calendar and the business days.
-    func apply(client: PostgresClient, logger: Logger) async throws {
+    /// - Returns: Whether the calendar or the business days were rewritten.
+    @discardableResult
+    public func apply(client: PostgresClient, logger: Logger) async throws -> Bool {
         try await AnalyticsSettingStore(client: client, logger: logger)
             .set(AnalyticsSettingStore.attributeKeys, to: attributeKeys.joined(separator: ","))
-        try await AnalystCalendar.sync(client: client, flows: flows(), logger: logger)
+        return try await AnalystCalendar.sync(client: client, flows: flows(), logger: logger)
     }
 }

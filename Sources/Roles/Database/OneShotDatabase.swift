@@ -20,6 +20,32 @@ public enum OneShotDatabase {
         }
     }
 
+    /// Runs `body` with a running client once the schema is migrated, while the analysts' setup
+    /// (``AnalystSetup``, from `settings`) runs beside it: for a command that reads what the setup
+    /// writes and can read again when it must. `body` awaits the setup's task (`true`: it rewrote
+    /// the calendar or the business days); this waits for it in any case.
+    ///
+    /// - Throws: What connecting, migrating, the setup or `body` throws.
+    public static func run<T: Sendable>(
+        _ settings: Settings,
+        besideAnalysts body: @Sendable (PostgresClient, Logger, _ setup: Task<Bool, any Error>) async throws -> T
+    ) async throws -> T {
+        try await connected(settings) { client, logger in
+            try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
+            let analysts = AnalystSetup(settings: settings, logger: logger)
+            let setup = Task { try await analysts.apply(client: client, logger: logger) }
+            let result: T
+            do {
+                result = try await body(client, logger, setup)
+            } catch {
+                _ = try? await setup.value
+                throw error
+            }
+            _ = try await setup.value
+            return result
+        }
+    }
+
     /// Runs `body` with a running client to `settings`' database (no migrations).
     ///
     /// - Throws: What connecting or `body` throws.

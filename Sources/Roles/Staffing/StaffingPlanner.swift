@@ -161,8 +161,14 @@ public struct StaffingPlanner: Sendable {
     /// stores one queue's intervals while the next queue is forecast and staffed.
     /// - Returns: the plan and its `plan_id`.
     /// - Throws: `RequestError` for a bad range or an unknown queue; `StaffingError`; PostgreSQL errors.
-    public func planAndSave(_ request: Request) async throws -> (result: Result, planId: Int) {
-        let prepared = try await prepare(request)
+    /// - Parameter rewritten: Awaited once the plan has read: `true` when what it read from
+    ///   (the stores' business days) was rewritten meanwhile, and the plan reads again, the
+    ///   history refreshed with the new days.
+    public func planAndSave(
+        _ request: Request, rereadIf rewritten: () async throws -> Bool = { false }
+    ) async throws -> (result: Result, planId: Int) {
+        var prepared = try await prepare(request)
+        if try await rewritten() { prepared = try await prepare(request, refreshingAnyway: true) }
         let queues = prepared.reads.queues
         let (plan, planId) = try await store.save(inputs: prepared.inputs, queueNames: prepared.names) { write in
             var plan = try StaffingPlan(model: request.model, target: request.target, shrinkage: request.shrinkage)
@@ -188,13 +194,14 @@ public struct StaffingPlanner: Sendable {
         }
     }
 
-    /// Validates `request`, brings the history up to date when due, and reads.
-    private func prepare(_ request: Request) async throws -> Prepared {
+    /// Validates `request`, brings the history up to date when due (or `refreshingAnyway`), and reads.
+    private func prepare(_ request: Request, refreshingAnyway: Bool = false) async throws -> Prepared {
         let (first, last) = try Self.validatedRange(from: request.from, to: request.to)
         _ = try Shrinkage.scheduled(productive: 0, shrinkage: request.shrinkage)
-        if refreshes?.claim() ?? true {
+        if refreshingAnyway || (refreshes?.claim() ?? true) {
             do {
-                try await store.refreshHistory(unlessRefreshedWithin: Self.sharedRefreshPeriod)
+                try await store.refreshHistory(
+                    unlessRefreshedWithin: refreshingAnyway ? .zero : Self.sharedRefreshPeriod)
                 refreshes?.refreshed()
             } catch {
                 refreshes?.release()
