@@ -116,18 +116,26 @@ struct StaffingPlanProcessTests {
             for try await list in storedNotes.decode([String].self) { #expect(list == notes) }
 
             // Business days rewritten while a plan reads (the analysts' setup beside it): the plan
-            // reads again and follows them.
+            // reads again and follows them. The probe is a day without a closure in flows/.
+            var probe = ""
+            let free = try await client.query(
+                """
+                SELECT min(d)::date::text FROM generate_series(\(today)::date + 1, \(today)::date + 90, interval '1 day') d
+                WHERE NOT EXISTS (SELECT FROM store_business_day b
+                                  WHERE b.business_date = d::date AND b.day_type = 'closure')
+                """, logger: TestDatabase.logger)
+            for try await date in free.decode(String.self) { probe = date }
             let planner = StaffingPlanner(client: client, logger: TestDatabase.logger)
             let request = StaffingPlanner.Request(
-                from: later, to: later, queue: nil, model: .erlangA, target: try ServiceTarget(parsing: "80/20"),
+                from: probe, to: probe, queue: nil, model: .erlangA, target: try ServiceTarget(parsing: "80/20"),
                 shrinkage: 0)
             let (kept, _) = try await planner.planAndSave(request, rereadIf: { false })
-            #expect(!kept.plan.rows.isEmpty && !kept.plan.rows.contains { $0.forecast.dayTypes == "closure" })
+            #expect(!kept.plan.rows.isEmpty && !kept.plan.rows.contains { $0.forecast.dayTypes.contains("closure") })
             let (reread, _) = try await planner.planAndSave(
                 request,
                 rereadIf: {
                     try await client.query(
-                        "UPDATE store_business_day SET day_type = 'closure' WHERE business_date = \(later)::date",
+                        "UPDATE store_business_day SET day_type = 'closure' WHERE business_date = \(probe)::date",
                         logger: TestDatabase.logger)
                     return true
                 })
