@@ -135,6 +135,7 @@ public struct StaffingStore: Sendable {
                        row_number() OVER (PARTITION BY d.store_id, d.day_type ORDER BY d.business_date DESC) AS rank
                 FROM staffing_day_types(\(start)::date - \(Method.specialLookbackDays)::int, \(start)::date - 1) AS d
                 WHERE d.day_type IN ('weekday', 'weekend', 'holiday', 'pre_holiday')
+                  AND d.store_id IN (SELECT store_id FROM src)
             ), baseline AS (
                 SELECT s.queue, s.store_id, r.day_type, r.business_date,
                        CASE WHEN r.day_type IN ('weekday', 'weekend') THEN power(\(Method.ordinaryDecay), r.rank - 1)
@@ -250,7 +251,23 @@ public struct StaffingStore: Sendable {
         making make: (_ write: (ArraySlice<StaffingPlan.Row>) async throws -> Void) async throws -> StaffingPlan
     ) async throws -> (plan: StaffingPlan, planId: Int) {
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
+        do {
+            return try await writePlan(inputs: inputs, queueNames: queueNames, making: make, logger: logger)
+        } catch let error as PostgresTransactionError {
+            // What `make` threw (a plan it cannot staff, a cancellation) comes out as itself when
+            // the rollback went through.
+            if let thrown = error.closureError, error.rollbackError == nil { throw thrown }
+            throw error
+        }
+    }
+
+    /// ``save(inputs:queueNames:making:)``'s transaction.
+    private func writePlan(
+        inputs: PlanInputs, queueNames: [String: String],
+        making make: (_ write: (ArraySlice<StaffingPlan.Row>) async throws -> Void) async throws -> StaffingPlan,
+        logger: Logger
+    ) async throws -> (plan: StaffingPlan, planId: Int) {
+        try await client.withTransaction(logger: logger) { connection in
             var planId = 0
             let id = try await connection.query(
                 "SELECT nextval(pg_get_serial_sequence('staffing_plan', 'plan_id'))", logger: logger)
@@ -262,7 +279,8 @@ public struct StaffingStore: Sendable {
                 """
                 SELECT to_char(d, 'YYYY-MM-DD'),
                        extract(epoch FROM d::timestamp AT TIME ZONE analytics_time_zone())::bigint
-                FROM generate_series(\(inputs.from)::date, \(inputs.to)::date, interval '1 day') AS d
+                FROM generate_series(\(inputs.from)::date::timestamp, \(inputs.to)::date::timestamp,
+                                     interval '1 day') AS d
                 """, logger: logger)
             for try await (date, midnight) in dates.decode((String, Int).self) { midnights[date] = midnight }
 

@@ -180,6 +180,26 @@ struct StaffingStoreTests {
             var stored: [String?] = []
             for try await name in names.decode(String?.self) { stored.append(name) }
             #expect(stored == ["Reservations\t予約\\\n\r"])
+            // What the plan's maker throws mid-COPY comes out as itself, and nothing is stored.
+            struct Refused: Error {}
+            let before = try await client.query(
+                "SELECT count(*)::int FROM staffing_plan", logger: TestDatabase.logger)
+            var plans = 0
+            for try await count in before.decode(Int.self) { plans = count }
+            await #expect(throws: Refused.self) {
+                _ = try await store.save(
+                    inputs: .init(
+                        from: "2026-11-25", to: "2026-11-30", queue: nil, model: "erlang-a", target: target,
+                        shrinkage: 0.3),
+                    queueNames: [:]
+                ) { write in
+                    try await write(plan.rows.prefix(1))
+                    throw Refused()
+                }
+            }
+            let after = try await client.query(
+                "SELECT count(*)::int FROM staffing_plan", logger: TestDatabase.logger)
+            for try await count in after.decode(Int.self) { #expect(count == plans) }
             // A plan's intervals go with it.
             try await client.query("DELETE FROM staffing_plan WHERE plan_id = \(planId)", logger: TestDatabase.logger)
             let left = try await client.query(

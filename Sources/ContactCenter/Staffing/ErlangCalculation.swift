@@ -113,6 +113,10 @@ public struct ErlangCalculation: Sendable, Equatable {
     /// Appends `value` with `digits` decimals (at most 4), as ``format(_:digits:)`` writes it,
     /// without building a string: a plan's CSV has hundreds of thousands of them.
     static func format(_ value: Double, digits: Int, into bytes: inout [UInt8]) {
+        guard (0...4).contains(digits) else {
+            bytes.append(contentsOf: format(value, digits: digits).utf8)
+            return
+        }
         var scale = 1.0
         var integerScale = 1
         for _ in 0..<digits {
@@ -121,7 +125,7 @@ public struct ErlangCalculation: Sendable, Equatable {
         }
         let scaled = (value * scale).rounded()
         // Beyond 10^11 the quotient's division in `format` may round differently.
-        guard digits <= 4, scaled.magnitude < 1e11 else {
+        guard scaled.magnitude < 1e11 else {
             bytes.append(contentsOf: format(value, digits: digits).utf8)
             return
         }

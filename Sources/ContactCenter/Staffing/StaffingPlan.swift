@@ -65,7 +65,8 @@ public struct StaffingPlan: Sendable {
         _ forecast: StaffingForecast, queues: [String: StaffingQueueHistory]
     ) throws(StaffingError) -> ArraySlice<Row> {
         let first = rows.count
-        forecastNotes += forecast.notes
+        // Parts' notes once each, as one forecast of all the parts lists them.
+        for note in forecast.notes where !forecastNotes.contains(note) { forecastNotes.append(note) }
         for slot in forecast.slots {
             let history = queues[slot.queue]
             var patience: Double? = nil

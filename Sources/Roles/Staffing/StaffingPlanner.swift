@@ -119,6 +119,14 @@ public struct StaffingPlanner: Sendable {
             }
         }
 
+        /// Drops the reads kept: what they were read from was rewritten.
+        func forgetReads() {
+            state.withLock { state in
+                state.generation += 1
+                state.reads = [:]
+            }
+        }
+
         /// The claimed refresh ended.
         func refreshed() {
             state.withLock { $0.refreshing = false }
@@ -160,10 +168,10 @@ public struct StaffingPlanner: Sendable {
     /// Validates `request`, then forecasts, staffs and stores it queue by queue: PostgreSQL
     /// stores one queue's intervals while the next queue is forecast and staffed.
     /// - Returns: the plan and its `plan_id`.
-    /// - Throws: `RequestError` for a bad range or an unknown queue; `StaffingError`; PostgreSQL errors.
     /// - Parameter rewritten: Awaited once the plan has read: `true` when what it read from
     ///   (the stores' business days) was rewritten meanwhile, and the plan reads again, the
     ///   history refreshed with the new days.
+    /// - Throws: `RequestError` for a bad range or an unknown queue; `StaffingError`; PostgreSQL errors.
     public func planAndSave(
         _ request: Request, rereadIf rewritten: () async throws -> Bool = { false }
     ) async throws -> (result: Result, planId: Int) {
@@ -209,7 +217,9 @@ public struct StaffingPlanner: Sendable {
             }
         }
         let key = ReadKey(first: first, last: last, queue: request.queue)
-        let kept = refreshes?.reads(for: key)
+        // A read again after a rewrite never comes from, nor goes to, the reads kept before it.
+        if refreshingAnyway { refreshes?.forgetReads() }
+        let kept = refreshingAnyway ? nil : refreshes?.reads(for: key)
         let reads: Reads
         if let cached = kept?.reads {
             reads = cached
