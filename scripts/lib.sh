@@ -100,7 +100,10 @@ start_postgres() {
         echo "listen_addresses = '127.0.0.1'"
         echo "port = $port"
         echo "unix_socket_directories = '$datadir'"
-        echo "max_connections = 200"
+        # The tests run ~400 at once, each with a client pool of its own, beside child processes
+        # with pools and ingest lanes: at 200 a burst of connections can be refused for longer
+        # than a pool retries (10 s), and a test fails with the refusal.
+        echo "max_connections = 400"
         echo "shared_buffers = 256MB"
         echo "default_toast_compression = lz4"
         if [ -f "$datadir/tls/server.crt" ]; then
