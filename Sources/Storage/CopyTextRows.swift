@@ -90,15 +90,7 @@ struct CopyTextRows {
         bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
     }
 
-    /// `value` in decimal, zero-padded to at least `width` digits.
     private mutating func digits(_ value: UInt, width: Int) {
-        let start = bytes.count
-        var rest = value
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        while bytes.count - start < width { bytes.append(UInt8(ascii: "0")) }
-        bytes[start...].reverse()
+        DecimalDigits.append(value, width: width, to: &bytes)
     }
 }

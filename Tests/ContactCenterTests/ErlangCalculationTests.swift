@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 
 @testable import ContactCenter
@@ -77,7 +78,7 @@ struct ErlangCalculationTests {
             (0, 1), (7, 3), (10, 2), (99, 1), (1_000_000_007, 1), (UInt.max, 1), (10_000_000_000_000_000_000, 25),
         ] {
             var decimal: [UInt8] = []
-            ErlangCalculation.appendDecimal(value, width: width, to: &decimal)
+            DecimalDigits.append(value, width: width, to: &decimal)
             let expected = String(value)
             #expect(
                 String(decoding: decimal, as: UTF8.self)

@@ -131,25 +131,10 @@ public struct ErlangCalculation: Sendable, Equatable {
         }
         let n = Int(scaled)
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDecimal(n.magnitude / UInt(integerScale), width: 1, to: &bytes)
+        DecimalDigits.append(n.magnitude / UInt(integerScale), width: 1, to: &bytes)
         guard digits > 0 else { return }
         bytes.append(UInt8(ascii: "."))
-        appendDecimal(n.magnitude % UInt(integerScale), width: digits, to: &bytes)
-    }
-
-    /// `value` in decimal, zero-padded to at least `width` digits.
-    static func appendDecimal(_ value: UInt, width: Int, to bytes: inout [UInt8]) {
-        var digits = 1
-        while digits < powersOfTen.count, value >= powersOfTen[digits] { digits += 1 }
-        for _ in digits..<max(width, digits) { bytes.append(UInt8(ascii: "0")) }
-        for position in (0..<digits).reversed() {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / powersOfTen[position] % 10))
-        }
-    }
-
-    /// 10⁰ through 10¹⁹, the powers of ten a `UInt` holds.
-    private static let powersOfTen: [UInt] = (0..<20).map { exponent in
-        (0..<exponent).reduce(1) { power, _ in power * 10 }
+        DecimalDigits.append(n.magnitude % UInt(integerScale), width: digits, to: &bytes)
     }
 
     /// A share as a percentage with two decimals.

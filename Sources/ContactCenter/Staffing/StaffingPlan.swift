@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// Agents per queue and 15-minute slot for a forecast, a model and a target: what
 /// `switchboard staffing plan` prints and stores.
@@ -163,9 +164,9 @@ public struct StaffingPlan: Sendable {
         /// `HH:MM` from the business day's midnight, as ``StaffingForecast/clock(slot:)``.
         mutating func clock(slot: Int) {
             bytes.append(UInt8(ascii: ","))
-            ErlangCalculation.appendDecimal(UInt(slot * 15 / 60), width: 2, to: &bytes)
+            DecimalDigits.append(UInt(slot * 15 / 60), width: 2, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            ErlangCalculation.appendDecimal(UInt(slot * 15 % 60), width: 2, to: &bytes)
+            DecimalDigits.append(UInt(slot * 15 % 60), width: 2, to: &bytes)
         }
 
         mutating func number(_ value: Double?, digits: Int) {
@@ -175,7 +176,7 @@ public struct StaffingPlan: Sendable {
 
         mutating func count(_ value: Int?) {
             bytes.append(UInt8(ascii: ","))
-            if let value { ErlangCalculation.appendDecimal(UInt(value), width: 1, to: &bytes) }
+            if let value { DecimalDigits.append(UInt(value), width: 1, to: &bytes) }
         }
     }
 
