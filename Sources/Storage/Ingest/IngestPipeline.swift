@@ -1,6 +1,7 @@
 import Logging
 import Metrics
 import NIOConcurrencyHelpers
+import NIOPosix
 import PostgresNIO
 import Primitives
 
@@ -361,7 +362,7 @@ public final class IngestPipeline: Sendable {
         let decoder = configuration.decoder
         let parts = await withTaskGroup(of: (Int, IngestBatch).self) { group in
             for (lane, part) in lanes.enumerated() where !part.isEmpty {
-                group.addTask { (lane, decoder.decode(part)) }
+                group.addTask { (lane, await Self.offPool { decoder.decode(part) }) }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -409,6 +410,20 @@ public final class IngestPipeline: Sendable {
 }
 
 extension IngestPipeline {
+    /// Runs `work` (tens of milliseconds of CPU: a lane's part decoded) on NIO's blocking pool's
+    /// threads instead of Swift's cooperative pool, which has one thread per core: there it
+    /// would hold a thread for its whole length, and the lanes' continuations (a statement's
+    /// answer, the next statement) would wait behind it while their PostgreSQL sessions sit idle
+    /// in their transactions. On threads of their own the kernel shares the cores between them.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        do {
+            return try await NIOThreadPool.singleton.runIfActive(work)
+        } catch {
+            // The singleton pool is never shut down; should it be inactive, work here.
+            return work()
+        }
+    }
+
     /// A batch of `records` source records was taken from the source; returns its number.
     fileprivate func taken(_ records: Int) -> Int {
         let now = ContinuousClock.now
