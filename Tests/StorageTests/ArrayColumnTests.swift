@@ -90,4 +90,19 @@ struct ArrayColumnTests {
         #expect(String(decoding: ContactRecordColumns.json(attributes), as: UTF8.self) == expected)
         #expect(String(decoding: ContactRecordColumns.json([:]), as: UTF8.self) == "{}")
     }
+
+    @Test("rows are locked in ContactId byte order: a prefix first, bytes not Unicode's canonical order")
+    func contactIDByteOrder() {
+        let ids = ["b", "ab", "a", "", "é", "e\u{301}", "Z", "a\u{0}"]
+        // By UTF-8 bytes: "" < "Z" (5A) < "a" < "a\0" < "ab" < "b" < "e\u{301}" (65 CC 81) < "é" (C3 A9);
+        // Swift's `<` calls "é" and "e\u{301}" equal (canonically equivalent).
+        let sorted = ids.sorted(by: ContactRecordColumns.bytesPrecede)
+        #expect(sorted == ["", "Z", "a", "a\u{0}", "ab", "b", "e\u{301}", "é"])
+        for a in ids {
+            for b in ids {
+                #expect(
+                    ContactRecordColumns.bytesPrecede(a, b) == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) \(b)")
+            }
+        }
+    }
 }

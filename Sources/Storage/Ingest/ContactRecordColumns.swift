@@ -72,8 +72,7 @@ public struct ContactRecordColumns: Sendable {
         let order = rows.withUnsafeBufferPointer { rows in
             guard let base = rows.baseAddress else { return [Int]() }
             return rows.indices.sorted {
-                (base + $0).pointee.value.contactId.utf8.lexicographicallyPrecedes(
-                    (base + $1).pointee.value.contactId.utf8)
+                Self.bytesPrecede((base + $0).pointee.value.contactId, (base + $1).pointee.value.contactId)
             }
         }
         let count = rows.count
@@ -107,10 +106,29 @@ public struct ContactRecordColumns: Sendable {
         }
     }
 
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s (`memcmp` order, as PostgreSQL's `C` collation).
+    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                let common = min(a.count, b.count)
+                let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
+    }
+
     /// Appends the row's value to every column but `raw`, reading each segment of the record once.
     private mutating func append(_ row: UnsafePointer<Row>, copies: [String: Int]) {
+        append(row.pointee.value, partition: row.pointee.partition, offset: row.pointee.offset, copies: copies)
+    }
+
+    /// ``append(_:copies:)`` of a borrowed record: a copy of it would retain and release its
+    /// forty-odd strings.
+    private mutating func append(
+        _ record: borrowing ContactTraceRecord, partition: Int32, offset: Int64, copies: [String: Int]
+    ) {
         func seconds(_ value: Int?) -> Int32? { value.map(Int32.init(clamping:)) }
-        let record = row.pointee.value
         contactID.append(record.contactId)
         initialContactID.append(record.initialContactId)
         previousContactID.append(record.previousContactId)
@@ -156,8 +174,8 @@ public struct ContactRecordColumns: Sendable {
             Self.appendJSON(record.attributes, to: &bytes)
         }
         lastUpdate.append(record.lastUpdateTimestamp)
-        partition.append(row.pointee.partition)
-        offset.append(row.pointee.offset)
+        self.partition.append(partition)
+        self.offset.append(offset)
         versionsSeen.append(Int32(clamping: copies[record.contactId] ?? 1))
         agentConnectionAttempts.append(seconds(record.agentConnectionAttempts))
         transferCompleted.append(record.transferCompletedTimestamp)
