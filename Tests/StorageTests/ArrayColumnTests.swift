@@ -95,9 +95,12 @@ struct ArrayColumnTests {
     func contactIDByteOrder() {
         let ids = ["b", "ab", "a", "", "é", "e\u{301}", "Z", "a\u{0}"]
         // By UTF-8 bytes: "" < "Z" (5A) < "a" < "a\0" < "ab" < "b" < "e\u{301}" (65 CC 81) < "é" (C3 A9);
-        // Swift's `<` calls "é" and "e\u{301}" equal (canonically equivalent).
+        // Swift's `<` and `==` call "é" and "e\u{301}" equal (canonically equivalent), so the
+        // order is compared as bytes.
         let sorted = ids.sorted(by: ContactRecordColumns.bytesPrecede)
-        #expect(sorted == ["", "Z", "a", "a\u{0}", "ab", "b", "e\u{301}", "é"])
+        #expect(
+            sorted.map { Array($0.utf8) }
+                == ["", "Z", "a", "a\u{0}", "ab", "b", "e\u{301}", "é"].map { Array($0.utf8) })
         for a in ids {
             for b in ids {
                 #expect(

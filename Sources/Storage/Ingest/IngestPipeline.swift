@@ -419,7 +419,9 @@ extension IngestPipeline {
         do {
             return try await NIOThreadPool.singleton.runIfActive(work)
         } catch {
-            // The singleton pool is never shut down; should it be inactive, work here.
+            // The task was cancelled before the pool ran `work` (`CancellationError`), or the pool
+            // is inactive (the singleton is never shut down): the part is decoded here, as a
+            // cancelled pump's parts always were.
             return work()
         }
     }
