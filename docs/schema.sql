@@ -1,4 +1,4 @@
--- Switchboard's schema after migration 17: every table, view, function and comment.
+-- Switchboard's schema after migration 18: every table, view, function and comment.
 -- Generated (`make schema`) from `pg_dump --schema-only --no-owner --no-privileges` of a
 -- freshly migrated database, without the monthly partitions of the raw tables
 -- (`<table>_yYYYYmMM`, made by raw_partitions_ensure() for the current and coming months);
@@ -151,23 +151,6 @@ END
 $$;
 
 --
--- Name: contact_record_stash_written(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.contact_record_stash_written() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-BEGIN
-    -- Only in the ingest's sessions (ingest_write_begin() made the stash): bulk SQL pays nothing.
-    IF to_regclass('pg_temp.rollup_written_contact') IS NOT NULL THEN
-        INSERT INTO pg_temp.rollup_written_contact
-        SELECT contact_id, initial_contact_id, next_contact_id, initiation_method, initiation_ts, disconnect_ts, disconnect_reason, store_id, queue_arn, queue_name, enqueue_ts, dequeue_ts, queue_duration_s, connected_to_agent_ts, agent_interaction_s, customer_hold_s, acw_s, agent_connection_attempts, transfer_completed_ts FROM written;
-    END IF;
-    RETURN NULL;
-END
-$$;
-
---
 -- Name: day_type(date); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -199,7 +182,7 @@ $$;
 -- Name: FUNCTION ingest_write_begin(); Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON FUNCTION public.ingest_write_begin() IS 'Called first in every ingest transaction: holds the retention horizon''s lock shared until commit, readies the rollups'' stashes of replaced and written contacts, and returns the horizon (rows before it are refused).';
+COMMENT ON FUNCTION public.ingest_write_begin() IS 'Called first in every ingest transaction: holds the retention horizon''s lock shared until commit, readies the rollups'' stashes of replaced and written contacts (the ingest''s upsert fills the latter itself), and returns the horizon (rows before it are refused).';
 
 --
 -- Name: looks_like_phone(text); Type: FUNCTION; Schema: public; Owner: -
@@ -886,7 +869,7 @@ $$;
 -- Name: FUNCTION rollup_apply_written(); Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON FUNCTION public.rollup_apply_written() IS 'Applies the contacts this transaction wrote (stashed by the triggers on contact_record: inserted, or replaced by a newer version) to queue_interval_rollup and store_day_rollup. Called by the ingest writer after its upsert.';
+COMMENT ON FUNCTION public.rollup_apply_written() IS 'Applies the contacts this transaction wrote (stashed by the ingest''s upsert, and the versions it replaced by the trigger on contact_record) to queue_interval_rollup and store_day_rollup. Called by the ingest writer after its upsert.';
 
 --
 -- Name: rollup_definitions_fingerprint(); Type: FUNCTION; Schema: public; Owner: -
@@ -3171,18 +3154,6 @@ CREATE TRIGGER analytics_setting_rollup_sync AFTER INSERT OR DELETE OR UPDATE ON
 COMMENT ON TRIGGER analytics_setting_rollup_sync ON public.analytics_setting IS 'A changed threshold or business time zone rebuilds the contact rollups in the same transaction.';
 
 --
--- Name: contact_record contact_record_rollup_inserted; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contact_record_rollup_inserted AFTER INSERT ON public.contact_record REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION public.contact_record_stash_written();
-
---
--- Name: TRIGGER contact_record_rollup_inserted ON contact_record; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TRIGGER contact_record_rollup_inserted ON public.contact_record IS 'Keeps the rows the ingest writes (in its sessions only), for rollup_apply_written to add their contributions to the rollups without reading them back.';
-
---
 -- Name: contact_record contact_record_rollup_replaced; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3193,12 +3164,6 @@ CREATE TRIGGER contact_record_rollup_replaced AFTER UPDATE ON public.contact_rec
 --
 
 COMMENT ON TRIGGER contact_record_rollup_replaced ON public.contact_record IS 'Keeps the versions the ingest''s version guard replaced, for rollup_apply_contacts to take their contributions off the rollups.';
-
---
--- Name: contact_record contact_record_rollup_updated; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contact_record_rollup_updated AFTER UPDATE ON public.contact_record REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION public.contact_record_stash_written();
 
 --
 -- Name: staffing_plan staffing_plan_deleted; Type: TRIGGER; Schema: public; Owner: -

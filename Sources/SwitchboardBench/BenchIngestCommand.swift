@@ -139,6 +139,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
         var limitSeconds: [Double] = []
         // L's CPU seconds (both psql processes and PostgreSQL) per round.
         var limitCPU: [Double] = []
+        // The whole machine's busy cores during L, per round.
+        var limitMachineCores: [Double] = []
         for round in 0..<rounds {
             streams.append(
                 try await timeStream(
@@ -157,6 +159,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
             try await Self.prepare(benchURL, withoutRollups: false)
             let copy2Start = ContinuousClock.now
             let postgresAtStart = ChildProcess.cpuSeconds(ofProcessesNamed: "postgres")
+            let machineAtStart = ChildProcess.machineBusySeconds()
             let copies = try halves.map { try psql("\\copy contact_record_copy (\(columns)) FROM '\($0.path)'") }
             var psqlSeconds = 0.0
             for copy in copies {
@@ -165,6 +168,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 psqlSeconds += usage.cpuSeconds
             }
             limitSeconds.append((ContinuousClock.now - copy2Start).inSeconds)
+            limitMachineCores.append((ChildProcess.machineBusySeconds() - machineAtStart) / limitSeconds.last!)
             // The two sessions' backends end once psql has gone; their CPU joins the postmaster's
             // reaped children's when it has waited for them.
             try await Task.sleep(for: .milliseconds(500))
@@ -180,14 +184,21 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let copy2Seconds = limitSeconds.min()!
         let copy2Rate = Double(distinct) / copy2Seconds
         // CPU per 1,000 rows, the stream's (worker and PostgreSQL; the embedded broker stands in
-        // for Kafka, which runs elsewhere) over L's: a ratio the machine's speed moves little.
-        let streamCPUPerThousand = stream.perThousandRows(stream.cpu.worker + stream.cpu.postgres)
+        // for Kafka, which runs elsewhere) over L's, each the lowest of its rounds: a ratio the
+        // machine's speed moves little.
+        let streamCPUPerThousand = streams.map { $0.perThousandRows($0.cpu.worker + $0.cpu.postgres) }.min()!
         let limitCPUPerThousand = limitCPU.min()! / Double(distinct) * 1_000
         let cpuRatioL = streamCPUPerThousand / limitCPUPerThousand
         let bareStream = bareStreams.max { $0.rate < $1.rate }!
         let rollupRatio = stream.rate / bareStream.rate
         print(
             "streams: \(streams.map { Int($0.rate) }) rows/s, L: \(limitSeconds.map { Int(Double(distinct) / $0) }) rows/s, streams without the rollups' upkeep: \(bareStreams.map { Int($0.rate) }) rows/s (alternated)"
+        )
+        print(
+            "CPU seconds per 1,000 rows, per round: streams (worker and PostgreSQL) \(streams.map { Self.threeDecimals($0.perThousandRows($0.cpu.worker + $0.cpu.postgres)) }), L (psql and PostgreSQL) \(limitCPU.map { Self.threeDecimals($0 / Double(distinct) * 1_000) })"
+        )
+        print(
+            "the whole machine's busy cores: during the streams \(streams.map { Self.twoDecimals($0.cpu.machine / $0.seconds) }), during L \(limitMachineCores.map(Self.twoDecimals))"
         )
         print(
             "transactions writing the \(distinct) contacts: streams \(streams.map(\.transactions)), without the upkeep \(bareStreams.map(\.transactions)); queue buckets per transaction (median): \(streams.map(\.bucketsPerTransaction))"
@@ -252,26 +263,26 @@ struct BenchIngestCommand: AsyncParsableCommand {
             String(
                 format: """
                     ingest: %d CTRs (%d contacts) in %.2f s = %.0f rows/s, %.1f MB/s, worker peak RSS %.0f MB
-                    CPU seconds per 1,000 rows while ingesting: worker %.3f, broker (this process) %.3f, PostgreSQL %.3f, total %.3f (%.2f cores busy of 2)
+                    CPU seconds per 1,000 rows while ingesting: worker %.3f, broker (this process) %.3f, PostgreSQL %.3f, total %.3f (%.2f cores busy of 2; the whole machine, kernel included: %.2f)
                     psql \\copy reference, one connection: %d rows in %.2f s = %.0f rows/s
                     psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s, CPU seconds per 1,000 rows (psql and PostgreSQL, the lowest round) %.3f
                     CPU per row, stream (worker and PostgreSQL) / L = %.2f
                     switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
                     the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s (each the faster of two, alternated)
                     ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, stream with / without rollups = %.2f, import with / without rollups = %.2f
-                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f cpu_ratio_l=%.2f cores_busy=%.2f
+                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f cpu_ratio_l=%.2f cores_busy=%.2f machine_cores_busy=%.2f
                     """,
                 records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
                 stream.perThousandRows(cpu.worker), stream.perThousandRows(cpu.broker),
                 stream.perThousandRows(cpu.postgres), stream.perThousandRows(cpu.worker + cpu.broker + cpu.postgres),
-                (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds,
+                (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds, cpu.machine / ingestSeconds,
                 distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate, limitCPUPerThousand, cpuRatioL,
                 records, importSeconds, importRate, importRSS, imported.cpuSeconds,
                 bare.seconds, bare.rate, bare.cpuSeconds,
                 ratio, ratioL, ratioImport, rollupRatio, importRollupRatio,
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
                 importRSS, rollupRatio, importRollupRatio, rollupCPURatio, cpuRatioL,
-                (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds
+                (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds, cpu.machine / ingestSeconds
             )
         )
     }
@@ -301,12 +312,14 @@ struct BenchIngestCommand: AsyncParsableCommand {
             var end = ContinuousClock.now
             // CPU seconds of the worker, this process (the embedded broker) and PostgreSQL's
             // processes over the timed window.
-            var cpuAtStart = (worker: 0.0, broker: 0.0, postgres: 0.0)
-            var cpu = (worker: 0.0, broker: 0.0, postgres: 0.0)
-            func cpuNow() -> (worker: Double, broker: Double, postgres: Double) {
+            // And the machine's busy CPU time (the kernel's too: its writeback of the WAL and the
+            // tables' pages runs in threads of its own).
+            var cpuAtStart = (worker: 0.0, broker: 0.0, postgres: 0.0, machine: 0.0)
+            var cpu = (worker: 0.0, broker: 0.0, postgres: 0.0, machine: 0.0)
+            func cpuNow() -> (worker: Double, broker: Double, postgres: Double, machine: Double) {
                 (
                     worker.process.cpuSeconds, ChildProcess.cpuSeconds(of: getpid()),
-                    ChildProcess.cpuSeconds(ofProcessesNamed: "postgres")
+                    ChildProcess.cpuSeconds(ofProcessesNamed: "postgres"), ChildProcess.machineBusySeconds()
                 )
             }
             let deadline = ContinuousClock.now + .seconds(900)
@@ -327,7 +340,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     let cpuAtEnd = cpuNow()
                     cpu = (
                         cpuAtEnd.worker - cpuAtStart.worker, cpuAtEnd.broker - cpuAtStart.broker,
-                        cpuAtEnd.postgres - cpuAtStart.postgres
+                        cpuAtEnd.postgres - cpuAtStart.postgres, cpuAtEnd.machine - cpuAtStart.machine
                     )
                     break
                 }
@@ -360,6 +373,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 bucketsPerTransaction: buckets)
         }
     }
+
+    static func twoDecimals(_ value: Double) -> String { String(format: "%.2f", value) }
+    static func threeDecimals(_ value: Double) -> String { String(format: "%.3f", value) }
 
     /// Drops and creates database `name` on the bench's server; returns its configuration.
     static func freshDatabase(_ name: String, settings: Settings, logger: Logger) async throws
@@ -407,14 +423,13 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
     }
 
-    /// Replaces the rollups' upkeep functions with no-ops and drops their triggers, then checkpoints.
+    /// Replaces the rollups' upkeep functions with no-ops and drops their trigger, then checkpoints
+    /// (the upsert still fills the stash of written rows, which commit empties).
     static let disableRollups = """
         CREATE OR REPLACE FUNCTION rollup_apply_written() RETURNS void LANGUAGE sql AS $$ SELECT $$;
         CREATE OR REPLACE FUNCTION rollup_apply_agents(p_agents text[], p_first timestamptz[], p_last timestamptz[])
             RETURNS void LANGUAGE sql AS $$ SELECT $$;
         DROP TRIGGER contact_record_rollup_replaced ON contact_record;
-        DROP TRIGGER contact_record_rollup_inserted ON contact_record;
-        DROP TRIGGER contact_record_rollup_updated ON contact_record;
         CHECKPOINT;
         """
 
@@ -464,8 +479,9 @@ struct StreamRun {
     var seconds: Double
     /// Peak RSS of the worker, MB.
     var rss: Double
-    /// CPU seconds over the timed window of the worker, this process (the embedded broker) and PostgreSQL.
-    var cpu: (worker: Double, broker: Double, postgres: Double)
+    /// CPU seconds over the timed window of the worker, this process (the embedded broker) and
+    /// PostgreSQL, and the busy CPU seconds of the whole machine.
+    var cpu: (worker: Double, broker: Double, postgres: Double, machine: Double)
     /// The transactions whose rows are in `contact_record` at the end.
     var transactions: Int
     /// The median number of queue buckets a transaction's rows fall in.

@@ -43,6 +43,21 @@ extension ChildProcess {
         return total
     }
 
+    /// CPU time all of the machine's cores spent busy so far (`/proc/stat`: user, nice, system,
+    /// irq and softirq; not idle, I/O wait nor steal), or 0: what processes' own CPU times miss,
+    /// such as the kernel's writeback of the pages they dirtied.
+    public static func machineBusySeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = stat.split(separator: "\n").first, line.hasPrefix("cpu ")
+        else { return 0 }
+        // "cpu  user nice system idle iowait irq softirq steal guest guest_nice", in clock ticks
+        // (guest time is already within user).
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard ticks.count >= 7 else { return 0 }
+        let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]
+        return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// The peak resident set size of a live process, from `/proc/<pid>/status` (`VmHWM`), or 0.
     private static func peakRSSMegabytes(of pid: pid_t) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),

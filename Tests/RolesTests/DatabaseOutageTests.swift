@@ -152,7 +152,7 @@ extension WorkerProcessSuites {
                         client,
                         """
                         SELECT count(*) FROM pg_stat_activity
-                        WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO contact_record%'
+                        WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO contact_record%'
                         """)
                     return (count ?? 0) > 0
                 }

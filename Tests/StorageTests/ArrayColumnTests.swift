@@ -108,4 +108,27 @@ struct ArrayColumnTests {
             }
         }
     }
+
+    @Test("a batch's rows in ContactId byte order: ids decided by their first 16 bytes, or whole past them")
+    func contactIDOrder() {
+        // UUIDs, ids sharing their first 16 bytes (decided past them), ids ending inside the
+        // prefix, NULs (equal to the prefix's padding), and canonically equivalent spellings.
+        let uuid = "5ca32fbd-8f92-46af-92a5-6b0f970f0efe"
+        let ids = [
+            uuid, "0ca32fbd-8f92-46af-92a5-6b0f970f0efe", "5ca32fbd-8f92-46af-92a5-6b0f970f0efd", uuid + "0",
+            "5ca32fbd-8f92-46", "5ca32fbd-8f92-46\u{0}", "5ca32fbd-8f92-4", "5ca32fbd-8f92-4\u{0}\u{0}", "",
+            "\u{0}", "é", "e\u{301}", "ffffffffffffffffffffffff", "fffffffffffffffffffffffe", "Z", "a",
+        ]
+        let rows = ids.enumerated().map { index, id in
+            IngestBatch.Sourced(
+                value: ContactTraceRecord(
+                    contactId: id, initiationTimestamp: UTCTimestamp(millisecondsSince1970: 0),
+                    lastUpdateTimestamp: UTCTimestamp(millisecondsSince1970: 0)),
+                partition: 0, offset: Int64(index), topic: "t", key: nil)
+        }
+        let order = rows.withUnsafeBufferPointer { ContactRecordColumns.contactIDOrder($0) }
+        let expected = ids.indices.sorted { ids[$0].utf8.lexicographicallyPrecedes(ids[$1].utf8) }
+        #expect(order.map { Array(ids[$0].utf8) } == expected.map { Array(ids[$0].utf8) })
+        #expect(Set(order) == Set(ids.indices))
+    }
 }

@@ -48,6 +48,10 @@ struct MigrationFileTests {
             17, "staffing history by day, refreshes on record, plan intervals without a per-row check", 12,
             "dd537b44aa6116b4fbd1e3fa688749e68e4094152f85e832f2838d6b69460416"
         ),
+        (
+            18, "the ingest's upsert stashes the rows it writes itself", 5,
+            "b1f1b4c26577f3cfd60e84b7cc7bf835dc9a277350f0f8ae4b037154b17efde9"
+        ),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")

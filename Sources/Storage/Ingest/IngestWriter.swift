@@ -178,6 +178,10 @@ public struct IngestWriter: Sendable {
     /// The upsert of a batch's contact records (binds encoded, nothing sent): the version guard
     /// (docs/ingest.md) in SQL; returns the ids of the rows it wrote.
     ///
+    /// The rows it writes go to the rollups' stash (`pg_temp.rollup_written_contact`, made by
+    /// `ingest_write_begin()`) in the same statement, as the 19 columns the upkeep reads: a
+    /// transition table would copy each row whole, `raw` included.
+    ///
     /// The arrays are unnested in the select list, in lockstep, not in `FROM`: PostgreSQL copies
     /// every value of a `FROM unnest(…)` into a tuplestore before the first row comes out, and
     /// the select list reads them from the arrays as it goes: a lane's 2,000 CTRs carry ~4.6 MB of
@@ -193,6 +197,7 @@ public struct IngestWriter: Sendable {
     ) -> PostgresQuery {
         let c = ContactRecordColumns(records, copies: copies)
         return """
+            WITH written AS (
             INSERT INTO contact_record (
                 contact_id, initial_contact_id, previous_contact_id, next_contact_id, channel, initiation_method,
                 initiation_ts, connected_to_system_ts, disconnect_ts, disconnect_reason, queue_name, queue_arn,
@@ -243,7 +248,19 @@ public struct IngestWriter: Sendable {
                 versions_seen = contact_record.versions_seen + EXCLUDED.versions_seen, ingested_at = now()
             WHERE (EXCLUDED.last_update_ts, EXCLUDED.source_partition, EXCLUDED.source_offset)
                 > (contact_record.last_update_ts, contact_record.source_partition, contact_record.source_offset)
-            RETURNING contact_id
+            RETURNING contact_id, initial_contact_id, next_contact_id, initiation_method, initiation_ts, disconnect_ts,
+                disconnect_reason, store_id, queue_arn, queue_name, enqueue_ts, dequeue_ts, queue_duration_s,
+                connected_to_agent_ts, agent_interaction_s, customer_hold_s, acw_s, agent_connection_attempts,
+                transfer_completed_ts
+            ), stashed AS (
+            INSERT INTO pg_temp.rollup_written_contact (
+                contact_id, initial_contact_id, next_contact_id, initiation_method, initiation_ts, disconnect_ts,
+                disconnect_reason, store_id, queue_arn, queue_name, enqueue_ts, dequeue_ts, queue_duration_s,
+                connected_to_agent_ts, agent_interaction_s, customer_hold_s, acw_s, agent_connection_attempts,
+                transfer_completed_ts)
+            SELECT * FROM written
+            )
+            SELECT contact_id FROM written
             """
     }
 
@@ -260,7 +277,7 @@ public struct IngestWriter: Sendable {
         for row in rows { written.insert(try row.decode(String.self)) }
         if !written.isEmpty {
             // The rollups join the rows' transaction (`rollup_apply_written()`, docs/schema.sql): the
-            // triggers stashed the written rows, so nothing is read back. Before the update of
+            // upsert stashed the written rows, so nothing is read back. Before the update of
             // versions_seen below, whose rows are not new versions.
             try await Transaction.statement("SELECT rollup_apply_written()", on: connection, logger: logger)
         }
