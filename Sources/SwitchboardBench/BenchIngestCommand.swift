@@ -184,18 +184,21 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let copy2Seconds = limitSeconds.min()!
         let copy2Rate = Double(distinct) / copy2Seconds
         // CPU per 1,000 rows, the stream's (worker and PostgreSQL; the embedded broker stands in
-        // for Kafka, which runs elsewhere) over L's, each the lowest of its rounds: a ratio the
-        // machine's speed moves little.
-        let streamCPUPerThousand = streams.map { $0.perThousandRows($0.cpu.worker + $0.cpu.postgres) }.min()!
-        let limitCPUPerThousand = limitCPU.min()! / Double(distinct) * 1_000
-        let cpuRatioL = streamCPUPerThousand / limitCPUPerThousand
+        // for Kafka, which runs elsewhere) over L's. Per round, over the L measured right after the
+        // stream, on the machine as it was then; the median of the rounds. The lowest of each
+        // side would pair an L from one moment with a stream from another: L's CPU per row moves
+        // by a quarter between rounds minutes apart, more than the stream's.
+        let streamCPUPerThousand = streams.map { $0.perThousandRows($0.cpu.worker + $0.cpu.postgres) }
+        let limitCPUPerThousand = limitCPU.map { $0 / Double(distinct) * 1_000 }
+        let cpuRatiosL = zip(streamCPUPerThousand, limitCPUPerThousand).map { $0 / $1 }
+        let cpuRatioL = cpuRatiosL.sorted()[cpuRatiosL.count / 2]
         let bareStream = bareStreams.max { $0.rate < $1.rate }!
         let rollupRatio = stream.rate / bareStream.rate
         print(
             "streams: \(streams.map { Int($0.rate) }) rows/s, L: \(limitSeconds.map { Int(Double(distinct) / $0) }) rows/s, streams without the rollups' upkeep: \(bareStreams.map { Int($0.rate) }) rows/s (alternated)"
         )
         print(
-            "CPU seconds per 1,000 rows, per round: streams (worker and PostgreSQL) \(streams.map { Self.threeDecimals($0.perThousandRows($0.cpu.worker + $0.cpu.postgres)) }), L (psql and PostgreSQL) \(limitCPU.map { Self.threeDecimals($0 / Double(distinct) * 1_000) })"
+            "CPU seconds per 1,000 rows, per round: streams (worker and PostgreSQL) \(streamCPUPerThousand.map(Self.threeDecimals)), L (psql and PostgreSQL) \(limitCPUPerThousand.map(Self.threeDecimals)); stream / L \(cpuRatiosL.map(Self.twoDecimals)) (cpu_ratio_l: their median)"
         )
         print(
             "the whole machine's busy cores: during the streams \(streams.map { Self.twoDecimals($0.cpu.machine / $0.seconds) }), during L \(limitMachineCores.map(Self.twoDecimals))"
@@ -265,8 +268,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     ingest: %d CTRs (%d contacts) in %.2f s = %.0f rows/s, %.1f MB/s, worker peak RSS %.0f MB
                     CPU seconds per 1,000 rows while ingesting: worker %.3f, broker (this process) %.3f, PostgreSQL %.3f, total %.3f (%.2f cores busy of 2; the whole machine, kernel included: %.2f)
                     psql \\copy reference, one connection: %d rows in %.2f s = %.0f rows/s
-                    psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s, CPU seconds per 1,000 rows (psql and PostgreSQL, the lowest round) %.3f
-                    CPU per row, stream (worker and PostgreSQL) / L = %.2f
+                    psql \\copy reference, two connections at once (L): %d rows in %.2f s = %.0f rows/s, CPU seconds per 1,000 rows (psql and PostgreSQL, the median round) %.3f
+                    CPU per row, stream (worker and PostgreSQL) / L = %.2f (the median of the rounds)
                     switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
                     the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s (each the faster of two, alternated)
                     ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, stream with / without rollups = %.2f, import with / without rollups = %.2f
@@ -276,7 +279,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 stream.perThousandRows(cpu.worker), stream.perThousandRows(cpu.broker),
                 stream.perThousandRows(cpu.postgres), stream.perThousandRows(cpu.worker + cpu.broker + cpu.postgres),
                 (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds, cpu.machine / ingestSeconds,
-                distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate, limitCPUPerThousand, cpuRatioL,
+                distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
+                limitCPUPerThousand.sorted()[limitCPUPerThousand.count / 2], cpuRatioL,
                 records, importSeconds, importRate, importRSS, imported.cpuSeconds,
                 bare.seconds, bare.rate, bare.cpuSeconds,
                 ratio, ratioL, ratioImport, rollupRatio, importRollupRatio,
