@@ -154,15 +154,8 @@ public struct ContactRecordColumns: Sendable {
 
     /// Appends the row's value to every column but `raw`, reading each segment of the record once.
     private mutating func append(_ row: UnsafePointer<Row>, copies: [String: Int]) {
-        append(row.pointee.value, partition: row.pointee.partition, offset: row.pointee.offset, copies: copies)
-    }
-
-    /// ``append(_:copies:)`` of a borrowed record: a copy of it would retain and release its
-    /// forty-odd strings.
-    private mutating func append(
-        _ record: borrowing ContactTraceRecord, partition: Int32, offset: Int64, copies: [String: Int]
-    ) {
         func seconds(_ value: Int?) -> Int32? { value.map(Int32.init(clamping:)) }
+        let record = row.pointee.value
         contactID.append(record.contactId)
         initialContactID.append(record.initialContactId)
         previousContactID.append(record.previousContactId)
@@ -208,8 +201,8 @@ public struct ContactRecordColumns: Sendable {
             Self.appendJSON(record.attributes, to: &bytes)
         }
         lastUpdate.append(record.lastUpdateTimestamp)
-        self.partition.append(partition)
-        self.offset.append(offset)
+        partition.append(row.pointee.partition)
+        offset.append(row.pointee.offset)
         versionsSeen.append(Int32(clamping: copies[record.contactId] ?? 1))
         agentConnectionAttempts.append(seconds(record.agentConnectionAttempts))
         transferCompleted.append(record.transferCompletedTimestamp)
