@@ -191,7 +191,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let streamCPUPerThousand = streams.map { $0.perThousandRows($0.cpu.worker + $0.cpu.postgres) }
         let limitCPUPerThousand = limitCPU.map { $0 / Double(distinct) * 1_000 }
         let cpuRatiosL = zip(streamCPUPerThousand, limitCPUPerThousand).map { $0 / $1 }
-        let cpuRatioL = cpuRatiosL.sorted()[cpuRatiosL.count / 2]
+        let cpuRatioL = Self.median(cpuRatiosL)
         let bareStream = bareStreams.max { $0.rate < $1.rate }!
         let rollupRatio = stream.rate / bareStream.rate
         print(
@@ -280,7 +280,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 stream.perThousandRows(cpu.postgres), stream.perThousandRows(cpu.worker + cpu.broker + cpu.postgres),
                 (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds, cpu.machine / ingestSeconds,
                 distinct, copySeconds, copyRate, distinct, copy2Seconds, copy2Rate,
-                limitCPUPerThousand.sorted()[limitCPUPerThousand.count / 2], cpuRatioL,
+                Self.median(limitCPUPerThousand), cpuRatioL,
                 records, importSeconds, importRate, importRSS, imported.cpuSeconds,
                 bare.seconds, bare.rate, bare.cpuSeconds,
                 ratio, ratioL, ratioImport, rollupRatio, importRollupRatio,
@@ -377,6 +377,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 bucketsPerTransaction: buckets)
         }
     }
+
+    /// The middle of `values` (the upper middle of an even count); `values` is not empty.
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
     static func twoDecimals(_ value: Double) -> String { String(format: "%.2f", value) }
     static func threeDecimals(_ value: Double) -> String { String(format: "%.3f", value) }
