@@ -152,5 +152,31 @@ extension WorkerProcessSuites {
                 #expect(await second.stop(signal: SIGTERM) == 0)
             }
         }
+
+        @Test("the worker's malloc is jemalloc, returning freed pages after 1 s")
+        func workerAllocator() async throws {
+            let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
+            for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 1) }
+            try await TestDatabase.withFreshDatabase("e2e_allocator") { _, configuration in
+                let url =
+                    "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+                let worker = try SwitchboardProcess.worker(
+                    bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-allocator", name: "allocator")
+                defer { worker.kill() }
+                #expect(await worker.waitUntilReady(), "the worker became ready: \(worker.log)")
+                // The shared objects mapped into the worker: jemalloc is there only if the
+                // executable links it (Package.swift).
+                // (Read to its end: /proc files report no size, and a read sized by it stops early.)
+                let maps = String(
+                    decoding: FileHandle(forReadingAtPath: "/proc/\(worker.process.pid)/maps")?.readDataToEndOfFile()
+                        ?? Data(),
+                    as: UTF8.self)
+                #expect(maps.contains("/libjemalloc.so"), "the worker maps jemalloc")
+                // The decay the worker reads back from jemalloc after setting it (Allocator).
+                let line = worker.log.split(separator: "\n").first { $0.contains("memory allocator:") } ?? ""
+                #expect(line.contains("jemalloc") && line.contains("dirty_decay_ms=1000"), "\(line)")
+                #expect(await worker.stop(signal: SIGTERM) == 0)
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 - the image: a build stage FROM swift:<version>-<distro> and a separate runtime stage on the same
   release (debian/ubuntu with --static-swift-stdlib, or swift:<same version>-<release>-slim); the
-  runtime installs librdkafka1, zlib1g, libcurl4, ca-certificates and tzdata explicitly; only
+  runtime installs librdkafka1, zlib1g, libjemalloc2, libcurl4, ca-certificates and tzdata explicitly; only
   `swift build -c release --product switchboard`; no strip; SWIFT_BACKTRACE with the static
   backtracer copied where it says; the resources bundles, a non-root USER, the entrypoint, the
   flows; no Package.resolved; .dockerignore excludes .build, .data, .artifacts, Package.resolved
@@ -32,7 +32,7 @@ from .common import Report, read
 
 D = "dockerfile"
 F = "deploy/Dockerfile"
-RUNTIME_PACKAGES = (("librdkafka1", "Kafka"), ("zlib1g", "zlib"), ("libcurl4", "FoundationNetworking loads libcurl"),
+RUNTIME_PACKAGES = (("librdkafka1", "Kafka"), ("zlib1g", "zlib"), ("libjemalloc2", "malloc"), ("libcurl4", "FoundationNetworking loads libcurl"),
                     ("ca-certificates", "TLS to Kafka and PostgreSQL"), ("tzdata", "the floor's time zone"))
 REQUIRED_LINES = (
     (r"switchboard_Server\.resources", "the Server resources bundle (console, OpenAPI) next to the binary"),

@@ -120,15 +120,22 @@ public struct JSONWriter: Sendable {
     /// every JSON Switchboard writes (control characters as `\u00XX`, U+0000, which `jsonb`
     /// cannot store, as U+FFFD).
     public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        // The bytes through a pointer: iterating `String.UTF8View` checks the string's form per
+        // byte, and this runs for every key and value of every CTR's attributes.
+        text.withUTF8 { appendQuoted($0, to: &bytes) }
+    }
+
+    /// ``appendQuoted(_:to:)`` of the UTF-8 in `utf8`: runs of bytes that need no escaping are
+    /// copied whole (most keys and values are one such run).
+    static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        let utf8 = text.utf8
-        // Most keys and values need no escaping: copy them whole (the hook's answers are all such).
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in utf8 {
+        var runStart = 0
+        for position in 0..<utf8.count {
+            let byte = utf8[position]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+            runStart = position + 1
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -138,15 +145,15 @@ public struct JSONWriter: Sendable {
             case 0x00:
                 // jsonb cannot store U+0000; the scanner rejects it, so never produce it.
                 bytes.append(contentsOf: "\\ufffd".utf8)
-            case 0x01..<0x20:
+            default:
                 let hex = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: [
                     UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                     hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
                 ])
-            default: bytes.append(byte)
             }
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         bytes.append(UInt8(ascii: "\""))
     }
 }

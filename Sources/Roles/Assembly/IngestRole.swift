@@ -11,9 +11,14 @@ import Storage
 public enum IngestRole {
     /// - Throws: A `DatabaseConfiguration` error for a malformed database URL.
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
-        MallocArenas.limit()
+        Allocator.tuneForIngest()
         let settings = context.settings
         let logger = Logger(label: "switchboard.ingest")
+        if let decay = Allocator.jemallocDirtyDecayMilliseconds {
+            logger.info("memory allocator: jemalloc", metadata: ["dirty_decay_ms": "\(decay)"])
+        } else {
+            logger.info("memory allocator: the C library's")
+        }
         let database = try settings.databaseConfiguration()
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         let schema = StartupGate()

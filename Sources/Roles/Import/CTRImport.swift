@@ -53,7 +53,7 @@ public struct CTRImport: Sendable {
     public func run(
         files: [String], database: DatabaseConfiguration, client: PostgresClient, logger: Logger
     ) async throws -> Outcome {
-        MallocArenas.limit()
+        Allocator.tuneForIngest()
         let pipeline = IngestPipeline(
             configuration: .init(
                 group: "import",

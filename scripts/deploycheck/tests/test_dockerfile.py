@@ -12,7 +12,7 @@ GOOD = """\
 ARG SWIFT_VERSION=6.3
 ARG DEBIAN_RELEASE=bookworm
 FROM swift:${SWIFT_VERSION}-${DEBIAN_RELEASE} AS build
-RUN apt-get update && apt-get install -y librdkafka-dev zlib1g-dev
+RUN apt-get update && apt-get install -y librdkafka-dev zlib1g-dev libjemalloc-dev
 COPY Package.swift ./
 COPY Sources ./Sources
 RUN swift build -c release --product switchboard --static-swift-stdlib \\
@@ -22,7 +22,7 @@ RUN swift build -c release --product switchboard --static-swift-stdlib \\
 
 FROM debian:${DEBIAN_RELEASE}-slim AS runtime
 RUN apt-get update \\
-    && apt-get install -y --no-install-recommends librdkafka1 zlib1g libcurl4 ca-certificates tzdata curl \\
+    && apt-get install -y --no-install-recommends librdkafka1 zlib1g libjemalloc2 libcurl4 ca-certificates tzdata curl \\
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /staging/switchboard /app/switchboard
 COPY --from=build /staging/switchboard_Server.resources /app/switchboard_Server.resources
@@ -50,7 +50,7 @@ class ImageTest(CheckerTest):
         self.assertEqual(info["swift_version"], (6, 3, 0))
         self.assertTrue(info["static_stdlib"])
         self.assertEqual(info["runtime_image"], "debian:bookworm-slim")
-        self.assertEqual(info["runtime_packages"], {"librdkafka1", "zlib1g", "libcurl4", "ca-certificates", "tzdata", "curl"})
+        self.assertEqual(info["runtime_packages"], {"librdkafka1", "zlib1g", "libjemalloc2", "libcurl4", "ca-certificates", "tzdata", "curl"})
 
     def test_build_image_not_swift(self):
         problems, _ = checked(GOOD.replace("swift:${SWIFT_VERSION}-${DEBIAN_RELEASE} AS build", "ubuntu:24.04 AS build"))
