@@ -184,7 +184,10 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // The allocator of `switchboard`: the in-process hook server and decoder benchmarks
+            // measure what production runs.
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
         ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"], swiftSettings: strict),
         .testTarget(
