@@ -33,6 +33,11 @@ struct JSONWriterTests {
         #expect(quoted("line\nreturn\rtab\t") == #""line\nreturn\rtab\t""#)
         #expect(quoted("\u{01}\u{1F}") == #""\u0001\u001f""#)
         #expect(quoted("nul\u{0}") == #""nul\ufffd""#)
+        // Escapes at either end and side by side, and nothing to copy at all.
+        #expect(quoted("") == #""""#)
+        #expect(quoted("\"") == #""\"""#)
+        #expect(quoted("\\x\n") == #""\\x\n""#)
+        #expect(quoted("\t\u{1}é") == #""\t\u0001é""#)
     }
 
     @Test("string maps are written with sorted keys")
