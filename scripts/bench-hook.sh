@@ -39,6 +39,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends wrk hey curl util-linux >/dev/null
 fi
 
+ensure_packages  # the build's libraries (librdkafka, zlib, jemalloc)
 scratch="${SWITCHBOARD_BENCH_SCRATCH:-.build-release}"
 log "building switchboard-bench (release, $scratch)"
 swift build -c release --scratch-path "$scratch" --product switchboard-bench

@@ -16,6 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
+ensure_packages  # the build's libraries (librdkafka, zlib, jemalloc)
 
 configuration="${SWITCHBOARD_BUILD:-debug}"
 scratch="${SWITCHBOARD_FUZZ_SCRATCH:-.build}"
