@@ -6,6 +6,10 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(["-warnings-as-errors"])
 ]
 
+/// jemalloc in place of glibc's malloc, for the production binary and the benchmarks that measure
+/// it: the ingest worker spends a ninth less CPU per row on it (docs/ingest.md, Memory).
+let jemalloc: [LinkerSetting] = [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
+
 let package = Package(
     name: "switchboard",
     platforms: [.macOS(.v15)],
@@ -151,9 +155,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict,
-            // jemalloc replaces glibc's malloc in the whole process: the ingest worker spends a
-            // ninth less CPU per row on it (docs/ingest.md, Memory).
-            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
+            linkerSettings: jemalloc
         ),
         // Seeded fixtures, process spawning and the database bootstrap shared by the
         // tests and the benchmarks (never linked into the product).
@@ -187,7 +189,7 @@ let package = Package(
             swiftSettings: strict,
             // The allocator of `switchboard`: the in-process hook server and decoder benchmarks
             // measure what production runs.
-            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
+            linkerSettings: jemalloc
         ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"], swiftSettings: strict),
         .testTarget(

@@ -26,10 +26,9 @@ enum Allocator {
     /// at `mmapThreshold` (`MALLOC_ARENA_MAX` and `MALLOC_MMAP_THRESHOLD_`, if set, win).
     static func tuneForIngest(decayMilliseconds: Int = 1_000, arenas: Int32 = 2, mmapThreshold: Int32 = 1 << 20) {
         #if canImport(Glibc)
-            if let mallctl = dlsym(nil, "mallctl") {
+            if let mallctl = jemallocControl {
                 guard getenv("MALLOC_CONF") == nil else { return }
-                let control = unsafeBitCast(mallctl, to: Mallctl.self)
-                setDecay(dirty: decayMilliseconds, muzzy: 0, with: control)
+                setDecay(dirty: decayMilliseconds, muzzy: 0, with: mallctl)
             } else {
                 // mallopt is in <malloc.h>, which the Glibc module does not import: look it up.
                 guard let symbol = dlsym(nil, "mallopt") else { return }
@@ -48,6 +47,11 @@ enum Allocator {
                 UnsafePointer<CChar>, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?,
                 Int
             ) -> Int32
+
+        /// jemalloc's `mallctl`, when jemalloc serves `malloc` (looked up: no jemalloc header here).
+        private static var jemallocControl: Mallctl? {
+            dlsym(nil, "mallctl").map { unsafeBitCast($0, to: Mallctl.self) }
+        }
 
         /// Sets the decay times of the arenas jemalloc creates from now on (`arenas.*_decay_ms`)
         /// and of those that exist (`arena.<i>.*_decay_ms`; the arenas not yet initialized refuse
@@ -73,8 +77,7 @@ enum Allocator {
     /// when glibc's allocator serves `malloc`.
     static var jemallocDirtyDecayMilliseconds: Int? {
         #if canImport(Glibc)
-            guard let symbol = dlsym(nil, "mallctl") else { return nil }
-            let mallctl = unsafeBitCast(symbol, to: Mallctl.self)
+            guard let mallctl = jemallocControl else { return nil }
             var value = 0
             var size = MemoryLayout<Int>.size
             return mallctl("arena.0.dirty_decay_ms", &value, &size, nil, 0) == 0 ? value : nil
