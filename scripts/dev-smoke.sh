@@ -7,7 +7,9 @@
 # folder), waits for /ready, then checks that ingested CTR rows grow (delivered by the simulator
 # through the receiver, as Firehose delivers them), that the SSE floor stream
 # delivers a delta, and that the IVR hook answers; then sends SIGINT and checks exit status 0 and
-# that no process of the run is left. Exits non-zero on the first failure.
+# that no process of the run is left. Then runs again on the same data folder, as a second
+# `make run` does (a new embedded broker, the database kept), and checks that rows grow again.
+# Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -35,8 +37,11 @@ fail() {
 }
 
 # setsid: the run gets its own process group, so leftovers are easy to find and to clean up.
-setsid scripts/run.sh >"$output" 2>&1 &
-runner=$!
+start_run() {
+    setsid scripts/run.sh >"$output" 2>&1 &
+    runner=$!
+}
+start_run
 cleanup() {
     kill -INT -- "-$runner" 2>/dev/null || true
     sleep 2
@@ -46,25 +51,46 @@ cleanup() {
 }
 trap cleanup EXIT
 
-log "waiting for $base/ready (building first if needed)"
-if ! wait_ready "$base/ready" 900 "$runner"; then
-    kill -0 "$runner" 2>/dev/null || fail "scripts/run.sh exited before ready"
-    fail "/ready never answered 200"
-fi
+await_ready() {
+    log "waiting for $base/ready (building first if needed)"
+    if ! wait_ready "$base/ready" 900 "$runner"; then
+        kill -0 "$runner" 2>/dev/null || fail "scripts/run.sh exited before ready"
+        fail "/ready never answered 200"
+    fi
+}
 
 count_rows() {
     psql -h 127.0.0.1 -p "$pg_port" -U postgres -d switchboard -qAt -c "SELECT count(*) FROM contact_record"
 }
-first=$(count_rows)
-log "contact_record rows: $first; waiting for more"
-grown=0
-for _ in $(seq 1 90); do
+await_growth() {
+    local first now grown=0
+    first=$(count_rows)
+    log "contact_record rows: $first; waiting for more"
+    for _ in $(seq 1 90); do
+        sleep 1
+        now=$(count_rows)
+        if [ "$now" -gt "$first" ]; then grown=1; break; fi
+    done
+    [ "$grown" -eq 1 ] || fail "contact_record did not grow (still $first rows)"
+    log "contact_record rows grew to $now"
+}
+
+# Like Ctrl-C in a terminal: SIGINT to the whole process group. (A background job of a script
+# starts with SIGINT ignored, so run.sh alone could not trap it; switchboard installs its own handler.)
+stop_run() {
+    kill -INT -- "-$runner"
+    local status=0
+    wait "$runner" || status=$?
+    [ "$status" -eq 0 ] || fail "scripts/run.sh exited with $status after SIGINT"
     sleep 1
-    now=$(count_rows)
-    if [ "$now" -gt "$first" ]; then grown=1; break; fi
-done
-[ "$grown" -eq 1 ] || fail "contact_record did not grow (still $first rows)"
-log "contact_record rows grew to $now"
+    if pgrep -g "$runner" >/dev/null 2>&1; then
+        pgrep -a -g "$runner" >&2 || true
+        fail "processes of the run are left over"
+    fi
+}
+
+await_ready
+await_growth
 sql() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d switchboard -qAt -c "$1"; }
 dead=$(sql "SELECT count(*) FROM dead_letter")
 [ "$dead" -eq 0 ] || fail "$dead simulated messages went to dead_letter: $(sql 'SELECT reason FROM dead_letter LIMIT 3')"
@@ -93,15 +119,17 @@ grep -q '^switchboard_receiver_requests_total{route="firehose",stream="contact-r
     fail "the simulator's CTRs did not come through the receiver"
 log "metrics of ingest, hook, simulator and receiver present (CTRs came through /v1/firehose); request id echoed"
 
-# Like Ctrl-C in a terminal: SIGINT to the whole process group. (A background job of a script
-# starts with SIGINT ignored, so run.sh alone could not trap it; switchboard installs its own handler.)
-kill -INT -- "-$runner"
-status=0
-wait "$runner" || status=$?
-[ "$status" -eq 0 ] || fail "scripts/run.sh exited with $status after SIGINT"
-sleep 1
-if pgrep -g "$runner" >/dev/null 2>&1; then
-    pgrep -a -g "$runner" >&2 || true
-    fail "processes of the run are left over"
-fi
-log "stopped cleanly; smoke test passed"
+stop_run
+log "stopped cleanly"
+
+# A second run on the kept database: its embedded broker is new, so the offsets the first run
+# stored are forgotten and the ingest reads the new topics from their start. It simulates a week
+# later, so the simulated contacts are new ones (equal seeds and starts give equal contact ids).
+export SWITCHBOARD_SIMULATOR_START=$(date -u -d "$SWITCHBOARD_SIMULATOR_START + 7 days" +%Y-%m-%dT%H:%M:%SZ)
+log "second run on the same database, simulating from $SWITCHBOARD_SIMULATOR_START"
+start_run
+await_ready
+await_growth
+grep -q "forgot the offsets stored by an earlier run" "$output" || fail "the second run did not forget the stored offsets"
+stop_run
+log "second run ingested and stopped cleanly; smoke test passed"

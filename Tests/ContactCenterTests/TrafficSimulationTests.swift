@@ -19,7 +19,7 @@ struct TrafficSimulationTests {
         TrafficSimulationConfiguration.Store(id: "closed-ginza", dialedNumber: "+81355500105", queue: "bar"),
     ]
 
-    static func configuration(seed: UInt64 = 42) -> TrafficSimulationConfiguration {
+    static func configuration(seed: UInt64 = 42, start: UTCTimestamp = start) -> TrafficSimulationConfiguration {
         var configuration = TrafficSimulationConfiguration(
             stores: stores,
             agentCount: 4,
@@ -34,8 +34,10 @@ struct TrafficSimulationTests {
     }
 
     /// Runs arrivals for four hours, then lets every contact, update and duplicate finish.
-    static func run(seed: UInt64 = 42) async -> (messages: [SimulatedMessage], counters: SimulationCounters) {
-        var simulation = TrafficSimulation(configuration: configuration(seed: seed))
+    static func run(
+        seed: UInt64 = 42, start: UTCTimestamp = start
+    ) async -> (messages: [SimulatedMessage], counters: SimulationCounters) {
+        var simulation = TrafficSimulation(configuration: configuration(seed: seed, start: start))
         var messages: [SimulatedMessage] = []
         for hour in 1...8 {
             messages += await simulation.advance(
@@ -164,5 +166,28 @@ struct TrafficSimulationTests {
         #expect(first.messages == second.messages)
         #expect(first.counters == second.counters)
         #expect(first.messages != other.messages)
+    }
+
+    @Test("a run started later repeats the seed's traffic under new contact and event ids")
+    func laterStartNewIdentifiers() async throws {
+        // A week later under a flat hourly shape and fixed hours: the same arrivals and outcomes.
+        let first = await Self.run(seed: 7)
+        let later = await Self.run(seed: 7, start: Self.start.adding(seconds: 7 * 86_400))
+        #expect(first.counters == later.counters)
+        #expect(first.messages.count == later.messages.count)
+        // Agents keep their ARNs (the agent events' keys); contacts get new ids.
+        let contactIds = { (messages: [SimulatedMessage]) in Set(messages.filter { $0.kind != .agentEvent }.map(\.key))
+        }
+        let firstContacts = contactIds(first.messages)
+        let laterContacts = contactIds(later.messages)
+        #expect(firstContacts.count > 100)
+        #expect(firstContacts.intersection(laterContacts).count == 0)
+        let eventIds = { (messages: [SimulatedMessage]) in
+            Set(
+                messages.filter { $0.kind == .contactEvent }.compactMap { try? ContactEvent(jsonData: $0.value).id })
+        }
+        let firstEvents = eventIds(first.messages)
+        #expect(!firstEvents.isEmpty)
+        #expect(firstEvents.intersection(eventIds(later.messages)).count == 0)
     }
 }

@@ -185,6 +185,14 @@ struct IngestWriterTests {
                 IngestDecoder().decode([source]), claims: [partition: PartitionClaim(nextOffset: nil, epoch: 2)])
             #expect(try await store.nextOffsets() == [partition: 1])
             #expect(try await store.claim([partition])[partition] == PartitionClaim(nextOffset: 1, epoch: 3))
+
+            // Forgetting (a new broker under `switchboard dev`) drops this group's offsets only.
+            let other = OffsetStore(client: client, group: "other", logger: TestDatabase.logger)
+            _ = try await other.claim([partition])
+            #expect(try await store.forget() == 1)
+            #expect(try await store.nextOffsets().isEmpty)
+            #expect(try await store.claim([partition])[partition] == PartitionClaim(nextOffset: nil, epoch: 1))
+            #expect(try await other.claim([partition])[partition]?.epoch == 2)
         }
     }
 

@@ -36,10 +36,11 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
         unit() < probability
     }
 
-    /// A lowercase UUID-formatted identifier (version 4 layout) made of random bits.
-    public mutating func uuid() -> String {
-        let high = next()
-        let low = next()
+    /// A lowercase UUID-formatted identifier (version 4 layout) made of random bits, each half
+    /// XORed with `salt` (which leaves the generator's sequence as without one).
+    public mutating func uuid(salt: (high: UInt64, low: UInt64) = (0, 0)) -> String {
+        let high = next() ^ salt.high
+        let low = next() ^ salt.low
         let hex = String(high, radix: 16).leftPadded(to: 16) + String(low, radix: 16).leftPadded(to: 16)
         let characters = Array(hex)
         var text = ""

@@ -49,7 +49,7 @@ extension TrafficSimulation {
         change(&agents[agent])
         let event = AgentEvent(
             agentArn: agents[agent].arn,
-            eventId: random.uuid(),
+            eventId: newIdentifier(),
             eventTimestamp: UTCTimestamp(millisecondsSince1970: at),
             eventType: type,
             instanceArn: configuration.instanceArn,

@@ -9,7 +9,7 @@ extension TrafficSimulation {
         let next = nextContact
         nextContact += 1
         var continuation = SimulatedContact(
-            id: random.uuid(), store: contact.store, customerNumber: contact.customerNumber, initiated: at,
+            id: newIdentifier(), store: contact.store, customerNumber: contact.customerNumber, initiated: at,
             isOpen: contact.isOpen, queue: queue)
         continuation.method = method
         continuation.initialId = contact.initialId ?? contact.id

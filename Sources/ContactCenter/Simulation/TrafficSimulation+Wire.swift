@@ -18,7 +18,7 @@ extension TrafficSimulation {
     mutating func emitContactEvent(_ type: ContactEvent.EventType, _ contact: SimulatedContact, at: Int64) {
         let queue = TrafficSimulation.queueReference(contact.queue, instanceArn: configuration.instanceArn)
         let event = ContactEvent(
-            id: random.uuid(),
+            id: newIdentifier(),
             time: TrafficSimulation.seconds(at),
             eventType: type,
             contactId: contact.id,

@@ -17,7 +17,8 @@ import Foundation
 /// is delivered twice.
 ///
 /// The simulation is pure: time only moves by ``advance(to:environment:)`` and randomness comes
-/// from a ``SplitMix64`` seeded from the configuration, so equal seeds give equal messages.
+/// from a ``SplitMix64`` seeded from the configuration, so equal configurations (seed and start
+/// included) give equal messages.
 public struct TrafficSimulation: Sendable {
     /// The configuration it runs.
     public let configuration: TrafficSimulationConfiguration
@@ -27,6 +28,10 @@ public struct TrafficSimulation: Sendable {
     public private(set) var now: UTCTimestamp
 
     var random: SplitMix64
+    /// Mixed into the contacts' and events' identifiers: a simulation started at another instant
+    /// (the next run of `switchboard dev` on a kept database) does not repeat the identifiers of
+    /// an earlier one, while its traffic stays what the seed gives.
+    let identifierSalt: (high: UInt64, low: UInt64)
     var occurrences = OccurrenceQueue()
     var contacts: [Int: SimulatedContact] = [:]
     var nextContact = 0
@@ -43,6 +48,9 @@ public struct TrafficSimulation: Sendable {
         self.configuration = configuration
         now = configuration.start
         random = SplitMix64(seed: configuration.seed)
+        var salt = SplitMix64(
+            seed: configuration.seed ^ UInt64(bitPattern: configuration.start.millisecondsSince1970))
+        identifierSalt = (salt.next(), salt.next())
         let queues = Array(Set(configuration.stores.map(\.queue) + [configuration.overflowQueue])).sorted()
         routingProfile = AgentRoutingProfile(
             arn: configuration.instanceArn + "/routing-profile/" + StableIdentifier.uuid("routing-profile"),
@@ -59,6 +67,12 @@ public struct TrafficSimulation: Sendable {
         for store in configuration.stores.indices {
             scheduleNextArrival(store: store, after: start)
         }
+    }
+
+    /// A contact's or an event's identifier: random, and distinct between simulations that start
+    /// at different instants.
+    mutating func newIdentifier() -> String {
+        random.uuid(salt: identifierSalt)
     }
 
     /// The instant of the next thing that will happen, if any.
@@ -139,7 +153,7 @@ public struct TrafficSimulation: Sendable {
         let index = nextContact
         nextContact += 1
         let contact = SimulatedContact(
-            id: random.uuid(),
+            id: newIdentifier(),
             store: store,
             customerNumber: "+8190" + String(10_000_000 + Int(random.next() % 90_000_000)),
             initiated: at,

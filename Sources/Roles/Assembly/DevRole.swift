@@ -38,9 +38,11 @@ public enum DevRole {
         let database = try settings.databaseConfiguration()
         let postgres = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
         let schema = StartupGate()
+        // The embedded cluster's topics are new on every run; the offsets a kept database holds
+        // from the last run would point past their ends.
         let ingest = IngestService(
             settings: settings, bootstrap: bootstrap, client: postgres, database: database, schema: schema,
-            logger: Logger(label: "switchboard.ingest"))
+            brokerIsNew: bootstrap != settings.kafkaBootstrap, logger: Logger(label: "switchboard.ingest"))
         // The analysts' business days follow the hook's flows: rewritten at start and on each reload.
         let hook = HookWiring(
             settings: settings, logger: logger,

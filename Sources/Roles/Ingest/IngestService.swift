@@ -17,12 +17,17 @@ public struct IngestService: Service {
     let logger: Logger
     let schema: StartupGate
     let pipeline: IngestPipeline
+    let brokerIsNew: Bool
 
+    /// - Parameter brokerIsNew: The broker's topics start empty on every run (the embedded
+    ///   cluster of `switchboard dev`): the group's stored offsets belong to an earlier broker and
+    ///   are forgotten before the first join, so the ingest reads the new topics from the start.
     public init(
         settings: Settings, bootstrap: String, client: PostgresClient, database: DatabaseConfiguration,
-        schema: StartupGate, logger: Logger
+        schema: StartupGate, brokerIsNew: Bool = false, logger: Logger
     ) {
         self.settings = settings
+        self.brokerIsNew = brokerIsNew
         self.bootstrap = bootstrap
         self.client = client
         self.schema = schema
@@ -60,8 +65,17 @@ public struct IngestService: Service {
     public func run() async throws {
         await cancelWhenGracefulShutdown { await schema.wait() }
         guard schema.isOpen else { return }
+        var forgetOffsets = brokerIsNew
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
+                if forgetOffsets {
+                    let forgotten = try await OffsetStore(client: client, group: settings.ingestGroup, logger: logger)
+                        .forget()
+                    forgetOffsets = false
+                    logger.info(
+                        "the broker is new: forgot the offsets stored by an earlier run",
+                        metadata: ["group": "\(settings.ingestGroup)", "partitions": "\(forgotten)"])
+                }
                 try await consumeOnce()
             } catch {
                 if Task.isShuttingDownGracefully || Task.isCancelled { break }

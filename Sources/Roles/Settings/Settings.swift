@@ -126,7 +126,8 @@ public struct Settings: Sendable {
     public var simulatorSpeed: Int
     /// `SWITCHBOARD_SIMULATOR_AGENTS`: simulated agents (default 12).
     public var simulatorAgents: Int
-    /// `SWITCHBOARD_SIMULATOR_SEED`: the simulator's seed; equal seeds give equal traffic (default 1).
+    /// `SWITCHBOARD_SIMULATOR_SEED`: the simulator's seed; equal seeds and starts give equal traffic
+    /// (default 1).
     public var simulatorSeed: UInt64
     /// `SWITCHBOARD_SIMULATOR_VIA`: `kafka` (produce directly) or `firehose` (deliver through the
     /// receiver, as Amazon Data Firehose would); unset, `dev` uses `firehose` and `simulate` `kafka`.

@@ -81,6 +81,19 @@ public struct OffsetStore: Sendable {
         return result
     }
 
+    /// Deletes every offset stored for the group and returns how many partitions had one.
+    ///
+    /// For a broker whose topics start empty again (`switchboard dev`'s embedded cluster is new on
+    /// every run): offsets kept from an earlier broker point past the new topics' ends, and the
+    /// consumer would refuse them (`auto.offset.reset=error`) instead of reading from the start.
+    @discardableResult
+    public func forget() async throws -> Int {
+        let rows = try await statement(
+            "DELETE FROM consumer_offset WHERE consumer_group = \(group) RETURNING partition"
+        )
+        return rows.count
+    }
+
     /// Runs one statement on a connection of the client's pool; its wait ends when the connection
     /// closes or the caller is cancelled (``Transaction/statement(_:on:logger:)``).
     private func statement(_ query: PostgresQuery) async throws -> PostgresQueryResult {
