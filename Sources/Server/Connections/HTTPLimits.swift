@@ -34,6 +34,11 @@ public struct HTTPLimits: Sendable {
     public var maxHeadBytes: Int
     /// The most header lines of a request; more get 431.
     public var maxHeaderLines: Int
+    /// The listen queue: connections the kernel completes before the server accepts them (Linux
+    /// caps it at `net.core.somaxconn`, 4,096 by default). Hummingbird's 256 overflows when a
+    /// flood opens thousands of connections together: the kernel then drops the handshakes
+    /// beyond it, and a caller's new connection meanwhile waits for a SYN retransmission (1 s).
+    public var acceptBacklog: Int
 
     /// Creates limits; see the properties.
     public init(
@@ -45,7 +50,8 @@ public struct HTTPLimits: Sendable {
         maxConnections: Int = HTTPLimits.defaultMaxConnections(),
         reservedConnections: Int = 64,
         maxHeadBytes: Int = 32 * 1024,
-        maxHeaderLines: Int = 100
+        maxHeaderLines: Int = 100,
+        acceptBacklog: Int = 4_096
     ) {
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
@@ -56,6 +62,7 @@ public struct HTTPLimits: Sendable {
         self.reservedConnections = reservedConnections
         self.maxHeadBytes = maxHeadBytes
         self.maxHeaderLines = maxHeaderLines
+        self.acceptBacklog = acceptBacklog
     }
 
     /// The default connection cap: the process's file-descriptor limit less 1,024 descriptors of

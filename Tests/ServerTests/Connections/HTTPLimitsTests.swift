@@ -75,6 +75,28 @@ struct HTTPLimitsTests {
         #expect(reading.elapsed < timeout + Self.slack, "\(what): within its timeout (\(reading.elapsed))")
     }
 
+    @Test("the listen queue holds a flood's connections: 4,096, or the kernel's somaxconn if lower")
+    func listenBacklog() async throws {
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/sys/net/core/somaxconn"))
+        let text = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+        try file.close()
+        let somaxconn = try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await withServer { port in
+            // `ss` reports a listening socket's backlog as its Send-Q (the third column).
+            let ss = Process()
+            ss.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            ss.arguments = ["ss", "-Hltn", "sport = :\(port)"]
+            let output = Pipe()
+            ss.standardOutput = output
+            try ss.run()
+            let listing = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ss.waitUntilExit()
+            let columns = listing.split(whereSeparator: \.isWhitespace)
+            #expect(columns.count >= 4 && columns[0] == "LISTEN", "ss: \(listing)")
+            #expect(columns.count >= 3 && Int(columns[2]) == min(4_096, somaxconn), "ss: \(listing)")
+        }
+    }
+
     @Test("a connection that sends nothing is closed after the header timeout, without an answer")
     func silentConnection() async throws {
         try await withServer { port in
