@@ -21,20 +21,28 @@ public enum TLSTestServer {
     public static let wrongCAFile = "/etc/ssl/certs/ca-certificates.crt"
 
     /// Creates ``role`` (a superuser, so it can migrate) unless it exists.
+    ///
+    /// Suites call this at once from parallel tests: a transaction-scoped advisory lock makes the
+    /// check and the creation one step, so a second caller waits and then finds the role (without
+    /// it, a role committed between another caller's check and its `CREATE ROLE` fails that call
+    /// with `42710 duplicate_object`).
+    ///
+    /// - Throws: ``TestDatabaseSetupFailed`` with the server's or the pool's full error.
     public static func ensureRole() async throws {
-        try await TestDatabase.withClient(try TestDatabase.configuration()) { client in
-            do {
+        do {
+            _ = try await TestDatabase.withClient(try TestDatabase.configuration()) { client in
                 try await client.query(
                     """
                     DO $$ BEGIN
+                        PERFORM pg_advisory_xact_lock(hashtext('switchboard_tls role'));
                         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'switchboard_tls') THEN
                             CREATE ROLE switchboard_tls LOGIN SUPERUSER;
                         END IF;
                     END $$
                     """, logger: TestDatabase.logger)
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-                // Another suite created it at the same instant.
             }
+        } catch let error as PSQLError {
+            throw TestDatabaseSetupFailed(detail: "creating the role \(role): \(String(reflecting: error))")
         }
     }
 
