@@ -50,7 +50,13 @@ final class HTTPConnectionGuard {
     private var closeAfterResponse = false
     private var state: HTTPConnectionMetrics.State?
     private var counted = false
+    /// When the current phase's timeout expires; `nil` while no timeout runs.
+    private var deadline: NIODeadline?
+    /// The one armed event-loop timer and when it fires: moving the deadline later leaves it
+    /// armed (it re-arms itself for the deadline when it fires early), so a keep-alive request
+    /// costs no timer operation.
     private var timer: Scheduled<Void>?
+    private var timerFires = NIODeadline.distantFuture
     private var stallTimer: Scheduled<Void>?
     /// The request guard's context: where answers of the guard's own are written (through NIO's
     /// response encoder).
@@ -121,7 +127,9 @@ final class HTTPConnectionGuard {
     /// The connection is gone.
     func deactivated() {
         channel = nil
-        cancelTimer()
+        deadline = nil
+        timer?.cancel()
+        timer = nil
         stallTimer?.cancel()
         stallTimer = nil
         if counted {
@@ -230,23 +238,45 @@ final class HTTPConnectionGuard {
     /// attacker's reopen cost the server a few hundred microseconds, and a wave of thousands
     /// within one second takes the cores from the hook. Spread over half the timeout, the wave
     /// costs a fraction of a core. A timeout never fires before its setting.
+    ///
+    /// Only the deadline moves: the armed event-loop timer stays unless it would fire after the
+    /// new deadline (as Netty's idle handler does). Scheduling and cancelling a NIO timer
+    /// allocates, and a cancel searches the loop's whole timer heap, which holds a timer per
+    /// open connection: per request and per body chunk that was several percent of the hook's
+    /// CPU, and more under a connection flood.
     private func schedule(_ delay: Duration, on eventLoop: any EventLoop) {
-        timer?.cancel()
         jitterState &+= 0x9E37_79B9_7F4A_7C15
         var z = jitterState
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31
         let jittered = delay + delay * (0.5 * Double(z >> 11) / Double(1 << 53))
-        timer = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(jittered)) { [self] in
+        let deadline = NIODeadline.now() + TimeAmount(jittered)
+        self.deadline = deadline
+        guard timer == nil || timerFires > deadline else { return }
+        arm(at: deadline, on: eventLoop)
+    }
+
+    private func arm(at fireTime: NIODeadline, on eventLoop: any EventLoop) {
+        timer?.cancel()
+        timerFires = fireTime
+        timer = eventLoop.assumeIsolated().scheduleTask(deadline: fireTime) { [self] in
             timer = nil
-            expired()
+            timerFires = .distantFuture
+            guard let deadline else { return }
+            if deadline > .now() {
+                arm(at: deadline, on: eventLoop)
+            } else {
+                self.deadline = nil
+                expired()
+            }
         }
     }
 
+    /// No timeout runs in the current phase. The armed timer, if any, finds no deadline when it
+    /// fires and ends there; the connection's end cancels it.
     private func cancelTimer() {
-        timer?.cancel()
-        timer = nil
+        deadline = nil
     }
 
     /// The running timer expired in the current phase.

@@ -220,6 +220,56 @@ struct HTTPLimitsTests {
         }
     }
 
+    @Test("a keep-alive connection asked within each idle timeout stays open; its close counts from the last answer")
+    func busyKeepAlive() async throws {
+        try await withServer { port in
+            let socket = try LoopbackConnection(port: port)
+            // Five requests 1.5 s apart (under the 2 s idle timeout): 6 s, three idle timeouts and
+            // more header and body timeouts, each timer moved while an earlier one is armed.
+            let (answers, reading) = await onThread {
+                () -> ([LoopbackConnection.Reading], LoopbackConnection.Reading) in
+                var answers: [LoopbackConnection.Reading] = []
+                for index in 0..<5 {
+                    if index > 0 { Thread.sleep(forTimeInterval: 1.5) }
+                    socket.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                    answers.append(socket.readResponse(limit: .seconds(5)))
+                }
+                return (answers, socket.readUntilClosed(limit: .seconds(10)))
+            }
+            for answer in answers {
+                #expect(answer.statusLine == "HTTP/1.1 200 OK", "\(answer.text)")
+                #expect(!answer.closed, "open at \(answer.elapsed)")
+            }
+            #expect(reading.closed && reading.bytes.isEmpty, "closed without a word")
+            let idle = reading.elapsed - answers[4].elapsed
+            #expect(idle >= .seconds(2) - .milliseconds(100) && idle < .seconds(2) + Self.slack, "after \(idle)")
+        }
+    }
+
+    @Test("a body that keeps arriving, a piece every 0.4 s for 2.8 s, is read whole past the 1 s body timeout")
+    func slowButSteadyBody() async throws {
+        try await withServer { port in
+            let socket = try LoopbackConnection(port: port)
+            let json = #"{"Details":{"Parameters":{"storeId":"shibuya-trattoria"}}}"#
+            let body = json + String(repeating: " ", count: 7 * 10 - json.utf8.count)
+            let pieces = stride(from: 0, to: 70, by: 10).map { offset in
+                String(body.utf8.dropFirst(offset).prefix(10))!
+            }
+            let reading = await onThread { () -> LoopbackConnection.Reading in
+                socket.send(
+                    "POST /v1/hooks/main HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.token)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 70\r\n\r\n")
+                for piece in pieces {
+                    Thread.sleep(forTimeInterval: 0.4)
+                    socket.send(piece)
+                }
+                return socket.readResponse(limit: .seconds(5))
+            }
+            #expect(reading.statusLine == "HTTP/1.1 200 OK", "\(reading.text)")
+            #expect(reading.elapsed >= .milliseconds(2_800), "answered after the last piece (\(reading.elapsed))")
+        }
+    }
+
     @Test("an error answered before the body was read closes the connection instead of reading on")
     func earlyErrorCloses() async throws {
         try await withServer { port in
