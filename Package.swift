@@ -164,6 +164,7 @@ let package = Package(
             dependencies: [
                 "ContactCenter",
                 "Kafka",
+                "Primitives",
                 "Storage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -231,7 +232,8 @@ let package = Package(
         .testTarget(
             name: "RolesTests",
             dependencies: [
-                "Roles", "Server", "Kafka", "Storage", "ContactCenter", "OperatingHours", "SwitchboardTesting",
+                "Roles", "Server", "Kafka", "Storage", "ContactCenter", "OperatingHours", "Primitives",
+                "SwitchboardTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,5 +1,6 @@
 import ContactCenter
 import Foundation
+import Primitives
 
 /// Deterministic contact-center data for the tests and the benchmarks (a seeded SplitMix64, no
 /// clock): the one generator of synthetic CTRs, agent events and contact events.

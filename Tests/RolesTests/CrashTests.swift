@@ -2,6 +2,7 @@ import ContactCenter
 import Foundation
 import Kafka
 import PostgresNIO
+import Primitives
 import Storage
 import SwitchboardTesting
 import Testing

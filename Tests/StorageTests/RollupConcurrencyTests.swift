@@ -1,6 +1,7 @@
 import ContactCenter
 import Foundation
 import PostgresNIO
+import Primitives
 import Storage
 import SwitchboardTesting
 import Testing

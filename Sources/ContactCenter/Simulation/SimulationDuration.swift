@@ -1,3 +1,5 @@
+import Primitives
+
 /// A distribution of durations in whole seconds, drawn from a ``SplitMix64``.
 public enum SimulationDuration: Sendable, Hashable {
     /// Always the same number of seconds.

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 extension TrafficSimulation {
     /// The queue named `name` as a resource reference with a stable ARN.

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// A discrete-event simulation of a contact center's phone traffic, producing the wire messages
 /// the platform would: contact events, agent events and contact trace records.

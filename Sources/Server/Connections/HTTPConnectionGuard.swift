@@ -64,14 +64,14 @@ final class HTTPConnectionGuard {
     /// The connection, from its activation until it ends: a timer closes it even before the
     /// request guard joined the pipeline.
     private var channel: (any Channel)?
-    /// The state of the timers' jitter (SplitMix64): a connection draws from its own, seeded once,
-    /// instead of asking the kernel for random bytes at every timer.
-    private var jitterState: UInt64
+    /// The timers' jitter: a connection draws from its own generator, seeded once, instead of
+    /// asking the kernel for random bytes at every timer.
+    private var jitter: SplitMix64
 
     init(limits: HTTPLimits, metrics: HTTPConnectionMetrics) {
         self.limits = limits
         self.metrics = metrics
-        jitterState = UInt64.random(in: 0...UInt64.max)
+        jitter = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
     }
 
     // MARK: Events from the raw-bytes handler
@@ -245,12 +245,7 @@ final class HTTPConnectionGuard {
     /// open connection: per request and per body chunk that was several percent of the hook's
     /// CPU, and more under a connection flood.
     private func schedule(_ delay: Duration, on eventLoop: any EventLoop) {
-        jitterState &+= 0x9E37_79B9_7F4A_7C15
-        var z = jitterState
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        let jittered = delay + delay * (0.5 * Double(z >> 11) / Double(1 << 53))
+        let jittered = delay + delay * (0.5 * jitter.unit())
         let deadline = NIODeadline.now() + TimeAmount(jittered)
         self.deadline = deadline
         guard timer == nil || timerFires > deadline else { return }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import OperatingHours
+import Primitives
 import Testing
 
 @testable import Server
