@@ -18,7 +18,7 @@ struct FloorStreamTests {
         queue: Int = 256,
         maxSubscribers: Int = 1_000,
         limits: HTTPLimits = HTTPLimits(),
-        _ body: @escaping @Sendable (FloorPublisher, Int, any TestClientProtocol) async throws -> Void
+        _ body: @escaping @Sendable (FloorPublisher, Int, LiveClient) async throws -> Void
     ) async throws {
         let publisher = FloorPublisher(
             configuration: FloorPublisherConfiguration(
@@ -26,15 +26,15 @@ struct FloorStreamTests {
             now: { E.at(60).date })
         var logger = Logger(label: "floor-test")
         logger.logLevel = .warning
-        let app = buildApplication(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits),
-            dependencies: ServerDependencies(
-                readinessChecks: [FloorReadinessCheck(publisher: publisher)],
-                routeProviders: [FloorRoutes(publisher: publisher, tokens: AccessTokens(tokens))]),
-            logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await publisher.run() }
-            try await app.test(.live) { client in
+            try await withLiveServer(
+                configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits),
+                dependencies: ServerDependencies(
+                    readinessChecks: [FloorReadinessCheck(publisher: publisher)],
+                    routeProviders: [FloorRoutes(publisher: publisher, tokens: AccessTokens(tokens))]),
+                logger: logger
+            ) { client in
                 try await body(publisher, client.port!, client)
             }
             group.cancelAll()
@@ -136,14 +136,14 @@ struct FloorStreamTests {
     func serverSentHeartbeat() async throws {
         let publisher = FloorPublisher(
             configuration: FloorPublisherConfiguration(heartbeatInterval: .milliseconds(100)))
-        let app = buildApplication(
-            configuration: ServerConfiguration(port: 0),
-            dependencies: ServerDependencies(
-                routeProviders: [FloorRoutes(publisher: publisher, tokens: AccessTokens([]))]),
-            logger: Logger(label: "floor-test"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await publisher.run() }
-            try await app.test(.live) { client in
+            try await withLiveServer(
+                configuration: ServerConfiguration(port: 0),
+                dependencies: ServerDependencies(
+                    routeProviders: [FloorRoutes(publisher: publisher, tokens: AccessTokens([]))]),
+                logger: Logger(label: "floor-test")
+            ) { client in
                 let stream = try RawStreamClient(port: client.port!, path: "/v1/floor/events", webSocket: false)
                 try await stream.readHead()
                 _ = try await stream.nextServerSentData()

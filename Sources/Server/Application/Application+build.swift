@@ -2,6 +2,10 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
 
 /// Builds the router shared by the running server and the in-process tests.
 public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardRequestContext> {
@@ -32,33 +36,68 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardR
 ///
 /// - Parameter eventLoopGroup: The event loops the server runs on (NIO's shared singleton by
 ///   default; tests that time connections give theirs a group of its own).
+/// - Parameter onServerRunning: Called with the listening channel once it is bound (tests read
+///   the port of `port: 0` from it).
 public func buildApplication(
     configuration: ServerConfiguration,
     dependencies: ServerDependencies,
     logger: Logger,
-    eventLoopGroup: EventLoopGroupProvider = .singleton
-) -> some ApplicationProtocol {
-    let router = buildRouter(dependencies: dependencies)
-    return Application(
-        router: router,
-        server: .guarded(webSocketRouter: router, limits: configuration.limits),
-        configuration: .init(
-            address: .hostname(configuration.host, port: configuration.port),
-            serverName: configuration.serverName,
-            backlog: configuration.limits.acceptBacklog
-        ),
-        eventLoopGroupProvider: eventLoopGroup,
-        logger: logger
-    )
+    eventLoopGroup: EventLoopGroupProvider = .singleton,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+) -> HTTPApplication {
+    HTTPApplication(
+        router: buildRouter(dependencies: dependencies), configuration: configuration,
+        eventLoopGroup: eventLoopGroup, logger: logger, onServerRunning: onServerRunning)
 }
 
-extension HTTPServerBuilder {
-    /// HTTP/1 with the WebSocket upgrade, inside ``HTTPLimits``: heads over the limits are refused
-    /// by NIO's decoder (and answered 431 by the guard), and every connection is timed and counted.
-    static func guarded(webSocketRouter: Router<SwitchboardRequestContext>, limits: HTTPLimits) -> HTTPServerBuilder {
-        let webSocketResponder = webSocketRouter.buildResponder()
-        let metrics = HTTPConnectionMetrics()
-        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+/// The HTTP server: the router's responder behind Hummingbird's HTTP/1 channel with the
+/// WebSocket upgrade, inside ``HTTPLimits``, served by ``FirstByteServer``.
+public struct HTTPApplication: Service {
+    let responder: RouterResponder<SwitchboardRequestContext>
+    let configuration: ServerConfiguration
+    let eventLoopGroup: any EventLoopGroup
+    let logger: Logger
+    let onServerRunning: @Sendable (any Channel) async -> Void
+
+    init(
+        router: Router<SwitchboardRequestContext>, configuration: ServerConfiguration,
+        eventLoopGroup: EventLoopGroupProvider, logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    ) {
+        responder = router.buildResponder()
+        self.configuration = configuration
+        switch eventLoopGroup {
+        case .shared(let group): self.eventLoopGroup = group
+        default: self.eventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        }
+        self.logger = logger
+        self.onServerRunning = onServerRunning
+    }
+
+    public func run() async throws {
+        let responder = self.responder
+        let logger = self.logger
+        let serverName = configuration.serverName
+        let dates = HTTPDate()
+        let respond: HTTPChannelHandler.Responder = { request, writer, channel in
+            var logger = logger
+            logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
+            let context = SwitchboardRequestContext(source: .init(channel: channel, logger: logger))
+            var response: Response
+            do {
+                response = try await responder.respond(to: request, context: context)
+            } catch let error as HTTPParserError {
+                throw error
+            } catch {
+                logger.debug("unrecognised error", metadata: ["error.type": "\(error)"])
+                response = Response(status: .internalServerError)
+            }
+            response.headers[.date] = dates.now()
+            response.headers[.server] = serverName
+            try await writer.write(response: response.head, body: response.body)
+        }
+        let limits = configuration.limits
+        let http1 = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(
                 idleTimeout: nil,
                 httpDecoderConfiguration: .init(
@@ -66,11 +105,13 @@ extension HTTPServerBuilder {
                     maxHeaderFieldCount: limits.maxHeaderLines)),
             ws: .init(autoPing: .enabled(timePeriod: limits.webSocketPingInterval))
         )
-        return HTTPServerBuilder { responder in
-            GuardedHTTPChannel(
+        let server = FirstByteServer(
+            channel: GuardedHTTPChannel(
                 base: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                limits: limits, metrics: metrics)
-        }
+                    responder: respond, webSocketResponder: responder, configuration: http1),
+                limits: limits, metrics: HTTPConnectionMetrics()),
+            host: configuration.host, port: configuration.port, eventLoopGroup: eventLoopGroup, logger: logger,
+            onServerRunning: onServerRunning)
+        try await server.run()
     }
 }

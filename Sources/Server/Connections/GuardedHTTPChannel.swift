@@ -3,39 +3,35 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// A server child channel that puts ``HTTPLimits`` around another one (Hummingbird's HTTP/1
-/// channel with its WebSocket upgrade): the connection cap and phase timers, and answers for
-/// request heads the decoder refuses.
+/// Puts ``HTTPLimits`` around another server child channel (Hummingbird's HTTP/1 channel with its
+/// WebSocket upgrade): the connection cap and phase timers, and answers for request heads the
+/// decoder refuses.
 ///
-/// The base channel configures NIO's HTTP/1 pipeline; this adds ``HTTPInboundActivityHandler``
-/// before it and ``HTTPRequestGuardHandler`` right after NIO's request decoder, so both see a
-/// connection from its first byte, before the upgrade handler has decided anything.
-struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Base.Value
-
+/// ``setupGuard(channel:)`` runs at accept: ``HTTPInboundActivityHandler`` first in the pipeline,
+/// which counts and times the connection from its first instant. ``setupHTTP(channel:connection:logger:)``
+/// runs on the first bytes (``FirstByteServer``): the base channel's HTTP/1 pipeline, and
+/// ``HTTPRequestGuardHandler`` right after NIO's request decoder, so that it sees every request
+/// head before the upgrade handler has decided anything.
+struct GuardedHTTPChannel<Base: ServerChildChannel>: Sendable {
     let base: Base
     let limits: HTTPLimits
     let metrics: HTTPConnectionMetrics
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let connection = NIOLoopBound(
-            HTTPConnectionGuard(limits: limits, metrics: metrics), eventLoop: channel.eventLoop)
-        do {
-            try channel.pipeline.syncOperations.addHandler(
-                HTTPInboundActivityHandler(connection: connection.value), position: .first)
-        } catch {
-            return channel.eventLoop.makeFailedFuture(error)
-        }
-        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+    func setupGuard(channel: any Channel) throws -> HTTPConnectionGuard {
+        let connection = HTTPConnectionGuard(limits: limits, metrics: metrics)
+        try channel.pipeline.syncOperations.addHandler(
+            HTTPInboundActivityHandler(connection: connection), position: .first)
+        return connection
+    }
+
+    func setupHTTP(channel: any Channel, connection: HTTPConnectionGuard, logger: Logger) -> EventLoopFuture<Base.Value>
+    {
+        base.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try operations.addHandler(
-                HTTPRequestGuardHandler(connection: connection.value), position: .after(decoder.handler))
+                HTTPRequestGuardHandler(connection: connection), position: .after(decoder.handler))
             return value
-        }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        }.nonisolated()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOConcurrencyHelpers
 import NIOPosix
 import Roles
 import SwitchboardTesting
@@ -40,13 +41,23 @@ struct HTTPLimitsTests {
     /// time (PostgreSQL clients, stream floods) queue work ahead of the timers under test.
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
+    /// Runs `body` with the port of a live server and returns what it returned, once the server
+    /// has shut down.
+    func withServerReturning<T: Sendable>(
+        _ limits: HTTPLimits = limits, _ body: @escaping @Sendable (Int) async throws -> T
+    ) async throws -> T {
+        let result = ResultBox<T>()
+        try await withServer(limits) { port in result.set(try await body(port)) }
+        return try #require(result.get())
+    }
+
     /// Runs `body` with the port of a live server: the hook (bearer token), health and readiness.
     func withServer(_ limits: HTTPLimits = limits, _ body: @escaping @Sendable (Int) async throws -> Void)
         async throws
     {
         var logger = Logger(label: "limits-test")
         logger.logLevel = .critical
-        let app = buildApplication(
+        try await withLiveServer(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, limits: limits),
             dependencies: ServerDependencies(
                 readinessChecks: [FlowReadinessCheck(store: HookFixtures.shippedStore)],
@@ -55,8 +66,8 @@ struct HTTPLimitsTests {
                         store: HookFixtures.shippedStore, configuration: HookConfiguration(bearerTokens: [Self.token])),
                     DownloadRoute(),
                 ]),
-            logger: logger, eventLoopGroup: .shared(Self.eventLoops))
-        try await app.test(.live) { client in try await body(client.port!) }
+            logger: logger, eventLoopGroup: .shared(Self.eventLoops)
+        ) { client in try await body(client.port!) }
     }
 
     /// A hook call on a new connection: its status line.
@@ -113,6 +124,20 @@ struct HTTPLimitsTests {
                 #expect(reading.bytes.isEmpty)
             }
         }
+    }
+
+    @Test("a graceful shutdown closes connections that sent nothing at once, not at their header timeout")
+    func shutdownClosesSilentConnections() async throws {
+        let limits = HTTPLimits(headerTimeout: .seconds(60), bodyTimeout: .seconds(60), idleTimeout: .seconds(60))
+        let started = ContinuousClock.now
+        let socket = try await withServerReturning(limits) { port in
+            let socket = try LoopbackConnection(port: port)
+            #expect(try await hookCall(port) == "HTTP/1.1 200 OK", "the server answers beside the silent connection")
+            return socket
+        }
+        #expect(ContinuousClock.now - started < .seconds(10), "shut down in \(ContinuousClock.now - started)")
+        let reading = await onThread { socket.readUntilClosed(limit: .seconds(5)) }
+        #expect(reading.closed && reading.bytes.isEmpty, "closed without a word")
     }
 
     @Test("slowloris: a head that trickles in gets 408 and a close once the header timeout has passed")
@@ -345,4 +370,11 @@ struct HTTPLimitsTests {
         }
     }
 
+}
+
+/// A value handed out of a `@Sendable` closure.
+final class ResultBox<T: Sendable>: Sendable {
+    private let box = NIOLockedValueBox<T?>(nil)
+    func set(_ value: T) { box.withLockedValue { $0 = value } }
+    func get() -> T? { box.withLockedValue { $0 } }
 }
