@@ -51,7 +51,7 @@ public func buildApplication(
 }
 
 /// The HTTP server: the router's responder behind Hummingbird's HTTP/1 channel with the
-/// WebSocket upgrade, inside ``HTTPLimits``, served by ``FirstByteServer``.
+/// WebSocket upgrade, inside ``HTTPLimits``, served by ``HTTPServer``.
 public struct HTTPApplication: Service {
     let responder: RouterResponder<SwitchboardRequestContext>
     let configuration: ServerConfiguration
@@ -105,7 +105,7 @@ public struct HTTPApplication: Service {
                     maxHeaderFieldCount: limits.maxHeaderLines)),
             ws: .init(autoPing: .enabled(timePeriod: limits.webSocketPingInterval))
         )
-        let server = FirstByteServer(
+        let server = HTTPServer(
             channel: GuardedHTTPChannel(
                 base: HTTP1WebSocketUpgradeChannel(
                     responder: respond, webSocketResponder: responder, configuration: http1),

@@ -9,7 +9,7 @@ import NIOHTTP1
 ///
 /// ``setupGuard(channel:)`` runs at accept: ``HTTPInboundActivityHandler`` first in the pipeline,
 /// which counts and times the connection from its first instant. ``setupHTTP(channel:connection:logger:)``
-/// runs on the first bytes (``FirstByteServer``): the base channel's HTTP/1 pipeline, and
+/// runs once a whole request head has arrived (``HTTPServer``): the base channel's HTTP/1 pipeline, and
 /// ``HTTPRequestGuardHandler`` right after NIO's request decoder, so that it sees every request
 /// head before the upgrade handler has decided anything.
 struct GuardedHTTPChannel<Base: ServerChildChannel>: Sendable {

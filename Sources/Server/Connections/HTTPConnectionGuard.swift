@@ -310,16 +310,24 @@ final class HTTPConnectionGuard {
     private func answer(_ status: HTTPResponseStatus, code: String, reason: String) {
         phase = .closing
         cancelTimer()
-        guard let context = requestContext else {
-            // No request guard yet (or any more) to answer through: the close alone.
-            closeConnection()
-            return
-        }
         var json = JSONWriter(capacity: 128)
         json.beginObject()
         json.member("error", code)
         json.member("reason", reason)
         json.endObject()
+        guard let context = requestContext else {
+            // No HTTP pipeline yet (a head still arriving, ``HTTPFirstHeadHandler``): the answer
+            // goes out as bytes.
+            guard let channel else { return }
+            var bytes = channel.allocator.buffer(capacity: 160 + json.bytes.count)
+            bytes.writeString(
+                "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+                    + "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(json.bytes.count)\r\n"
+                    + "Connection: close\r\n\r\n")
+            bytes.writeBytes(json.bytes)
+            channel.writeAndFlush(bytes).assumeIsolated().whenComplete { _ in Self.lingeringClose(channel) }
+            return
+        }
         let body = context.channel.allocator.buffer(bytes: json.bytes)
         let head = HTTPResponseHead(
             version: .http1_1, status: status,

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import NIOPosix
 import Roles
 import SwitchboardTesting
@@ -40,6 +41,7 @@ struct HTTPLimitsTests {
     /// The server's own event loops: on the shared singleton, other suites running at the same
     /// time (PostgreSQL clients, stream floods) queue work ahead of the timers under test.
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    static let twoEventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
     /// Runs `body` with the port of a live server and returns what it returned, once the server
     /// has shut down.
@@ -52,9 +54,10 @@ struct HTTPLimitsTests {
     }
 
     /// Runs `body` with the port of a live server: the hook (bearer token), health and readiness.
-    func withServer(_ limits: HTTPLimits = limits, _ body: @escaping @Sendable (Int) async throws -> Void)
-        async throws
-    {
+    func withServer(
+        _ limits: HTTPLimits = limits, on eventLoops: MultiThreadedEventLoopGroup = eventLoops,
+        _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws {
         var logger = Logger(label: "limits-test")
         logger.logLevel = .critical
         try await withLiveServer(
@@ -66,7 +69,7 @@ struct HTTPLimitsTests {
                         store: HookFixtures.shippedStore, configuration: HookConfiguration(bearerTokens: [Self.token])),
                     DownloadRoute(),
                 ]),
-            logger: logger, eventLoopGroup: .shared(Self.eventLoops)
+            logger: logger, eventLoopGroup: .shared(eventLoops)
         ) { client in try await body(client.port!) }
     }
 
@@ -94,18 +97,25 @@ struct HTTPLimitsTests {
         let somaxconn = try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         try await withServer { port in
             // `ss` reports a listening socket's backlog as its Send-Q (the third column).
-            let ss = Process()
-            ss.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            ss.arguments = ["ss", "-Hltn", "sport = :\(port)"]
-            let output = Pipe()
-            ss.standardOutput = output
-            try ss.run()
-            let listing = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            ss.waitUntilExit()
-            let columns = listing.split(whereSeparator: \.isWhitespace)
+            let listing = try listeningSockets(port)
+            #expect(listing.count == 1, "ss: \(listing)")
+            let columns = listing.first?.split(whereSeparator: \.isWhitespace) ?? []
             #expect(columns.count >= 4 && columns[0] == "LISTEN", "ss: \(listing)")
             #expect(columns.count >= 3 && Int(columns[2]) == min(4_096, somaxconn), "ss: \(listing)")
         }
+    }
+
+    /// The lines `ss` prints for the TCP sockets listening on `port`.
+    func listeningSockets(_ port: Int) throws -> [Substring] {
+        let ss = Process()
+        ss.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ss.arguments = ["ss", "-Hltn", "sport = :\(port)"]
+        let output = Pipe()
+        ss.standardOutput = output
+        try ss.run()
+        let listing = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ss.waitUntilExit()
+        return listing.split(separator: "\n")
     }
 
     @Test("a connection that sends nothing is closed after the header timeout, without an answer")
@@ -126,18 +136,98 @@ struct HTTPLimitsTests {
         }
     }
 
-    @Test("a graceful shutdown closes connections that sent nothing at once, not at their header timeout")
+    @Test(
+        "a graceful shutdown closes connections that sent nothing, or part of a head, at once, not at their header timeout"
+    )
     func shutdownClosesSilentConnections() async throws {
         let limits = HTTPLimits(headerTimeout: .seconds(60), bodyTimeout: .seconds(60), idleTimeout: .seconds(60))
         let started = ContinuousClock.now
-        let socket = try await withServerReturning(limits) { port in
-            let socket = try LoopbackConnection(port: port)
-            #expect(try await hookCall(port) == "HTTP/1.1 200 OK", "the server answers beside the silent connection")
-            return socket
+        let (silent, partial) = try await withServerReturning(limits) { port in
+            let silent = try LoopbackConnection(port: port)
+            let partial = try LoopbackConnection(port: port)
+            partial.send("GET /health HTTP/1.1\r\nHost: x\r\n")
+            #expect(try await hookCall(port) == "HTTP/1.1 200 OK", "the server answers beside them")
+            return (silent, partial)
         }
         #expect(ContinuousClock.now - started < .seconds(10), "shut down in \(ContinuousClock.now - started)")
-        let reading = await onThread { socket.readUntilClosed(limit: .seconds(5)) }
-        #expect(reading.closed && reading.bytes.isEmpty, "closed without a word")
+        for (socket, what) in [(silent, "silent"), (partial, "a partial head")] {
+            let reading = await onThread { socket.readUntilClosed(limit: .seconds(5)) }
+            #expect(reading.closed && reading.bytes.isEmpty, "\(what): closed without a word")
+        }
+    }
+
+    @Test("two event loops: one listener each on the one port, and every connection is answered")
+    func listenerPerEventLoop() async throws {
+        try await withServer(on: Self.twoEventLoops) { port in
+            let listing = try listeningSockets(port)
+            #expect(listing.count == 2, "ss: \(listing)")
+            for _ in 0..<40 {
+                #expect(try await hookCall(port) == "HTTP/1.1 200 OK")
+            }
+        }
+    }
+
+    @Test("a head that arrives in pieces is answered once whole; a partial head costs no pipeline until then")
+    func headInPieces() async throws {
+        try await withServer { port in
+            let socket = try LoopbackConnection(port: port)
+            let body = #"{"Details":{"Parameters":{"storeId":"shibuya-trattoria"}}}"#
+            let pieces = [
+                "POST /v1/ho", "oks/main HTTP/1.1\r\nHost: x\r\n", "Authorization: Bearer \(Self.token)\r",
+                "\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r", "\n\(body)",
+            ]
+            let reading = await onThread { () -> LoopbackConnection.Reading in
+                for piece in pieces {
+                    let early = socket.readResponse(limit: .milliseconds(150))
+                    if !early.bytes.isEmpty || early.closed { return early }
+                    socket.send(piece)
+                }
+                return socket.readResponse(limit: .seconds(5))
+            }
+            #expect(reading.statusLine == "HTTP/1.1 200 OK", "\(reading.text)")
+            #expect(reading.text.contains(#""storeId":"shibuya-trattoria""#))
+        }
+    }
+
+    @Test("bytes that cannot begin a request (a TLS handshake) get 400 at once, not a wait for the head's end")
+    func notHTTP() async throws {
+        try await withServer { port in
+            let socket = try LoopbackConnection(port: port)
+            socket.send([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03])
+            let reading = await onThread { socket.readUntilClosed(limit: .seconds(5)) }
+            #expect(reading.statusLine == "HTTP/1.1 400 Bad Request", "\(reading.text)")
+            #expect(reading.closed && reading.elapsed < .seconds(1), "closed at once (\(reading.elapsed))")
+        }
+    }
+
+    @Test("the end of a request head is found across reads; a method is token characters up to a space")
+    func headScanning() {
+        func ends(_ pieces: [String]) -> Bool {
+            var buffer = ByteBuffer()
+            var position = 0
+            var found = false
+            for piece in pieces {
+                buffer.writeString(piece)
+                found = HTTPFirstHeadHandler.headEnds(in: buffer, from: &position)
+            }
+            return found
+        }
+        #expect(ends(["GET / HTTP/1.1\r\nHost: x\r\n\r\n"]))
+        #expect(ends(["GET / HTTP/1.1\r\nHost: x\r\n", "\r\n"]))
+        #expect(ends(["GET / HTTP/1.1\r\nHost: x\r", "\n\r", "\n"]))
+        #expect(ends(["GET / HTTP/1.1\nHost: x\n\n"]))
+        #expect(!ends(["GET / HTTP/1.1\r\nHost: x\r\n"]))
+        #expect(!ends(["GET / HTTP/1.1\r\n", "Host: x\r\n", "X-A: b\r\n"]))
+        #expect(!ends(["GET / HTTP/1.1\r\nHost: x\r\r\n"]))
+        func may(_ text: String) -> Bool { HTTPFirstHeadHandler.mayStartRequest(ByteBuffer(string: text)) }
+        #expect(may("GET / HTTP/1.1\r\n"))
+        #expect(may("PO"))
+        #expect(may("\r\nGET /"))
+        #expect(may("M-SEARCH * HTTP/1.1"))
+        #expect(!may("GARBAGE\r\n"))
+        #expect(!may(" GET /"))
+        #expect(!may("\u{16}\u{03}\u{01}"))
+        #expect(!may("{\"a\":1}"))
     }
 
     @Test("slowloris: a head that trickles in gets 408 and a close once the header timeout has passed")
