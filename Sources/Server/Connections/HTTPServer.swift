@@ -75,6 +75,15 @@ struct HTTPServer<Base: ServerChildChannel>: Service {
         #else
             let groups: [any EventLoopGroup] = [eventLoopGroup]
         #endif
+        if groups.count > 1, port != 0 {
+            // Sockets that all set SO_REUSEPORT share a port: a second server started on it by
+            // mistake would take half of the connections instead of failing. A listener without
+            // it cannot bind a port another socket listens on, so this one fails then.
+            let probe = try await ServerBootstrap(group: groups[0])
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: host, port: port).get()
+            try await probe.close()
+        }
         var listeners: [Listener] = []
         var boundPort = port
         do {

@@ -167,6 +167,22 @@ struct HTTPLimitsTests {
         }
     }
 
+    @Test(
+        "a second server on a port in use fails to start, though the first shares its port between its loops",
+        .timeLimit(.minutes(1)))
+    func portInUse() async throws {
+        try await withServer(on: Self.twoEventLoops) { port in
+            var logger = Logger(label: "limits-test")
+            logger.logLevel = .critical
+            let second = buildApplication(
+                configuration: ServerConfiguration(host: "127.0.0.1", port: port, limits: Self.limits),
+                dependencies: ServerDependencies(), logger: logger, eventLoopGroup: .shared(Self.twoEventLoops))
+            await #expect(throws: IOError.self) { try await second.run() }
+            let status = try await hookCall(port)
+            #expect(status == "HTTP/1.1 200 OK", "the first still answers")
+        }
+    }
+
     @Test("a head that arrives in pieces is answered once whole; a partial head costs no pipeline until then")
     func headInPieces() async throws {
         try await withServer { port in
