@@ -6,21 +6,14 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// The HTTP server loop: one listening socket per event loop, and a connection costs only its
-/// guard and one small handler until it has sent a whole request head; Hummingbird's HTTP/1
-/// channel (its pipeline and its task) starts then.
+/// The HTTP server loop: a connection costs only its guard and one small handler until it has
+/// sent a whole request head; Hummingbird's HTTP/1 channel (its pipeline and its task) starts
+/// then.
 ///
 /// Hummingbird's own `Server` sets up the whole pipeline and starts a task per connection at
 /// accept, through NIO's async bootstrap (which registers a connection only once its set-up
-/// future completes, so the set-up cannot wait for bytes there), and one listener hands every
-/// connection to a loop of its own. Under a flood of connections that never send, or send a head a
-/// line at a time (slowloris), that set-up and the hand-offs between threads were most of what the
+/// future completes, so the set-up cannot wait for bytes there). Under a flood of connections
+/// that never send, or send a head a line at a time (slowloris), that set-up was most of what the
 /// flood cost the server (docs/benchmarks.md).
 struct HTTPServer<Base: ServerChildChannel>: Service {
     let channel: GuardedHTTPChannel<Base>
@@ -66,46 +59,16 @@ struct HTTPServer<Base: ServerChildChannel>: Service {
         let quiescing: ServerQuiescingHelper
     }
 
-    /// One listening socket per event loop (`SO_REUSEPORT`, Linux): the kernel spreads new
-    /// connections over them, and each loop accepts, serves and closes its own connections
-    /// without handing any to another thread. Elsewhere one listener feeds all loops.
+    /// The listener; its connections go to the group's loops in turn.
     private func bindListeners(onHTTP: @escaping @Sendable (Base.Value) -> Void) async throws -> [Listener] {
-        #if os(Linux)
-            let groups: [any EventLoopGroup] = Array(eventLoopGroup.makeIterator())
-        #else
-            let groups: [any EventLoopGroup] = [eventLoopGroup]
-        #endif
-        if groups.count > 1, port != 0 {
-            // Sockets that all set SO_REUSEPORT share a port: a second server started on it by
-            // mistake would take half of the connections instead of failing. A listener without
-            // it cannot bind a port another socket listens on, so this one fails then.
-            let probe = try await ServerBootstrap(group: groups[0])
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .bind(host: host, port: port).get()
-            try await probe.close()
-        }
-        var listeners: [Listener] = []
-        var boundPort = port
-        do {
-            for group in groups {
-                let quiescing = ServerQuiescingHelper(group: group)
-                let server = try await bootstrap(
-                    group: group, quiescing: quiescing, reusePort: groups.count > 1, onHTTP: onHTTP
-                )
-                .bind(host: host, port: boundPort).get()
-                listeners.append(Listener(channel: server, quiescing: quiescing))
-                // The first bind of port 0 picks the port the others share.
-                if boundPort == 0, let bound = server.localAddress?.port { boundPort = bound }
-            }
-        } catch {
-            for listener in listeners { try? await listener.channel.close() }
-            throw error
-        }
-        return listeners
+        let quiescing = ServerQuiescingHelper(group: eventLoopGroup)
+        let server = try await bootstrap(group: eventLoopGroup, quiescing: quiescing, onHTTP: onHTTP)
+            .bind(host: host, port: port).get()
+        return [Listener(channel: server, quiescing: quiescing)]
     }
 
     private func bootstrap(
-        group: any EventLoopGroup, quiescing: ServerQuiescingHelper, reusePort: Bool,
+        group: any EventLoopGroup, quiescing: ServerQuiescingHelper,
         onHTTP: @escaping @Sendable (Base.Value) -> Void
     ) -> ServerBootstrap {
         let channel = self.channel
@@ -113,7 +76,6 @@ struct HTTPServer<Base: ServerChildChannel>: Service {
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: Int32(clamping: channel.limits.acceptBacklog))
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelOption(.socketOption(.init(rawValue: SO_REUSEPORT)), value: reusePort ? 1 : 0)
             .serverChannelInitializer { server in
                 server.eventLoop.makeCompletedFuture {
                     try server.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: server))

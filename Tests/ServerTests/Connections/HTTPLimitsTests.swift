@@ -41,7 +41,6 @@ struct HTTPLimitsTests {
     /// The server's own event loops: on the shared singleton, other suites running at the same
     /// time (PostgreSQL clients, stream floods) queue work ahead of the timers under test.
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    static let twoEventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
     /// Runs `body` with the port of a live server and returns what it returned, once the server
     /// has shut down.
@@ -153,33 +152,6 @@ struct HTTPLimitsTests {
         for (socket, what) in [(silent, "silent"), (partial, "a partial head")] {
             let reading = await onThread { socket.readUntilClosed(limit: .seconds(5)) }
             #expect(reading.closed && reading.bytes.isEmpty, "\(what): closed without a word")
-        }
-    }
-
-    @Test("two event loops: one listener each on the one port, and every connection is answered")
-    func listenerPerEventLoop() async throws {
-        try await withServer(on: Self.twoEventLoops) { port in
-            let listing = try listeningSockets(port)
-            #expect(listing.count == 2, "ss: \(listing)")
-            for _ in 0..<40 {
-                #expect(try await hookCall(port) == "HTTP/1.1 200 OK")
-            }
-        }
-    }
-
-    @Test(
-        "a second server on a port in use fails to start, though the first shares its port between its loops",
-        .timeLimit(.minutes(1)))
-    func portInUse() async throws {
-        try await withServer(on: Self.twoEventLoops) { port in
-            var logger = Logger(label: "limits-test")
-            logger.logLevel = .critical
-            let second = buildApplication(
-                configuration: ServerConfiguration(host: "127.0.0.1", port: port, limits: Self.limits),
-                dependencies: ServerDependencies(), logger: logger, eventLoopGroup: .shared(Self.twoEventLoops))
-            await #expect(throws: IOError.self) { try await second.run() }
-            let status = try await hookCall(port)
-            #expect(status == "HTTP/1.1 200 OK", "the first still answers")
         }
     }
 
