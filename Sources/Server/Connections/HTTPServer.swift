@@ -134,9 +134,11 @@ final class HTTPFirstHeadHandler: ChannelInboundHandler, RemovableChannelHandler
         case .open:
             context.fireChannelRead(data)
         case .opening(var pending):
+            state = .open  // drops the state's reference, so that the append does not copy
             pending.writeBuffer(&bytes)
             state = .opening(pending: pending)
         case .buffering(let held):
+            state = .buffering(nil)  // as above
             var buffer: ByteBuffer
             if var held {
                 held.writeBuffer(&bytes)
