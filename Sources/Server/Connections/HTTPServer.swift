@@ -25,10 +25,11 @@ struct HTTPServer<Base: ServerChildChannel>: Service {
 
     func run() async throws {
         let (connections, continuation) = AsyncStream<Base.Value>.makeStream()
-        let listeners = try await bindListeners { value in continuation.yield(value) }
-        let first = listeners[0].channel
-        logger.info("HTTP server listening on \(first.localAddress.map { "\($0)" } ?? "\(host):\(port)")")
-        await onServerRunning(first)
+        let quiescing = ServerQuiescingHelper(group: eventLoopGroup)
+        let server = try await bootstrap(quiescing: quiescing) { value in continuation.yield(value) }
+            .bind(host: host, port: port).get()
+        logger.info("HTTP server listening on \(server.localAddress.map { "\($0)" } ?? "\(host):\(port)")")
+        await onServerRunning(server)
         let channel = self.channel
         let logger = self.logger
         await withTaskCancellationHandler {
@@ -40,40 +41,25 @@ struct HTTPServer<Base: ServerChildChannel>: Service {
                 }
             } onGracefulShutdown: {
                 // Stop accepting; connections finish their request and close (idle ones at once).
-                let done = listeners.map { listener in
-                    let promise = listener.channel.eventLoop.makePromise(of: Void.self)
-                    listener.quiescing.initiateShutdown(promise: promise)
-                    return promise.futureResult
-                }
-                EventLoopFuture.andAllComplete(done, on: first.eventLoop).whenComplete { _ in continuation.finish() }
+                let done = server.eventLoop.makePromise(of: Void.self)
+                quiescing.initiateShutdown(promise: done)
+                done.futureResult.whenComplete { _ in continuation.finish() }
             }
         } onCancel: {
-            for listener in listeners { listener.channel.close(promise: nil) }
+            server.close(promise: nil)
             continuation.finish()
         }
-        for listener in listeners { try? await listener.channel.close() }
+        try? await server.close()
     }
 
-    private struct Listener {
-        let channel: any Channel
-        let quiescing: ServerQuiescingHelper
-    }
-
-    /// The listener; its connections go to the group's loops in turn.
-    private func bindListeners(onHTTP: @escaping @Sendable (Base.Value) -> Void) async throws -> [Listener] {
-        let quiescing = ServerQuiescingHelper(group: eventLoopGroup)
-        let server = try await bootstrap(group: eventLoopGroup, quiescing: quiescing, onHTTP: onHTTP)
-            .bind(host: host, port: port).get()
-        return [Listener(channel: server, quiescing: quiescing)]
-    }
-
+    /// The listener: the connection guard at accept, the HTTP pipeline at the first whole head,
+    /// whose value goes to `onHTTP`.
     private func bootstrap(
-        group: any EventLoopGroup, quiescing: ServerQuiescingHelper,
-        onHTTP: @escaping @Sendable (Base.Value) -> Void
+        quiescing: ServerQuiescingHelper, onHTTP: @escaping @Sendable (Base.Value) -> Void
     ) -> ServerBootstrap {
         let channel = self.channel
         let logger = self.logger
-        return ServerBootstrap(group: group)
+        return ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: Int32(clamping: channel.limits.acceptBacklog))
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { server in
