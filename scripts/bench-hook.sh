@@ -68,13 +68,24 @@ log "evaluation micro-benchmark (one core)"
 taskset -c 0 "$binary" bench-hook-eval --dir flows --seconds 2 | tee "$work/eval.txt"
 evals=$(grep -o 'evals_per_s=[0-9]*' "$work/eval.txt" | cut -d= -f2)
 
+# Starts a release hook server (the shipped flows/, the hook open) on 127.0.0.1:PORT in the
+# background, its output in $work/NAME.log, with any further VAR=value settings; sets the variable
+# named VAR_NAME to its pid before waiting for it to be ready (the cleanup stops it either way).
+#   start_hook_server VAR_NAME PORT NAME [VAR=value ...]
+start_hook_server() {
+    local pid_variable=$1 port=$2 name=$3
+    shift 3
+    env SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT="$port" SWITCHBOARD_FLOWS_DIR="$PWD/flows" \
+        SWITCHBOARD_LOG_LEVEL=warning SWITCHBOARD_HOOK_TOKENS= SWITCHBOARD_HOOK_HMAC_SECRET= "$@" \
+        "$binary" bench-hook-serve >"$work/$name.log" 2>&1 &
+    local pid=$!
+    printf -v "$pid_variable" '%s' "$pid"
+    wait_ready "http://127.0.0.1:$port/ready" 10 "$pid" || { cat "$work/$name.log"; echo "$name not ready" >&2; exit 1; }
+}
+
 port=$(free_port)
 log "starting the hook on 127.0.0.1:$port (release, flows/)"
-SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT=$port SWITCHBOARD_FLOWS_DIR="$PWD/flows" \
-    SWITCHBOARD_LOG_LEVEL=warning SWITCHBOARD_HOOK_TOKENS= SWITCHBOARD_HOOK_HMAC_SECRET= \
-    "$binary" bench-hook-serve >"$work/server.log" 2>&1 &
-server=$!
-wait_ready "http://127.0.0.1:$port/ready" 10 "$server" || { cat "$work/server.log"; echo "server not ready" >&2; exit 1; }
+start_hook_server server "$port" server
 
 # The Connect event of a real call: the store comes from the dialed number, `at` is now.
 cat >"$work/connect.json" <<'JSON'
@@ -129,11 +140,7 @@ log "three rounds each of: the attack on the hook's server, the same attack on a
 ulimit -n "$(ulimit -Hn)"
 "$compiler" -O2 -Wall -o "$work/conn-hold" scripts/tools/conn-hold.c
 decoy_port=$(free_port)
-SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT=$decoy_port SWITCHBOARD_FLOWS_DIR="$PWD/flows" \
-    SWITCHBOARD_LOG_LEVEL=warning SWITCHBOARD_HOOK_TOKENS= SWITCHBOARD_HOOK_HMAC_SECRET= \
-    "$binary" bench-hook-serve >"$work/decoy-server.log" 2>&1 &
-decoy_server=$!
-wait_ready "http://127.0.0.1:$decoy_port/ready" 10 "$decoy_server" || { cat "$work/decoy-server.log"; exit 1; }
+start_hook_server decoy_server "$decoy_port" decoy-server
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 plain_p99s=("$p99_ms")
 attack_p99s=()
@@ -172,11 +179,7 @@ elsewhere_p99_ms=$(median "${elsewhere_p99s[@]}")
 
 log "flood: 30,000 connection attempts against a second server capped at 2,000 connections, the hook at 1,000 requests/s"
 flood_port=$(free_port)
-SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT=$flood_port SWITCHBOARD_FLOWS_DIR="$PWD/flows" \
-    SWITCHBOARD_LOG_LEVEL=warning SWITCHBOARD_HOOK_TOKENS= SWITCHBOARD_HOOK_HMAC_SECRET= \
-    SWITCHBOARD_HTTP_MAX_CONNECTIONS=2000 "$binary" bench-hook-serve >"$work/flood-server.log" 2>&1 &
-flood_server=$!
-wait_ready "http://127.0.0.1:$flood_port/ready" 10 "$flood_server" || { cat "$work/flood-server.log"; exit 1; }
+start_hook_server flood_server "$flood_port" flood-server SWITCHBOARD_HTTP_MAX_CONNECTIONS=2000
 # The caller's connections are all opened at its start and it ends within the 10 s header
 # timeout: a connection of its own that it never used would otherwise be closed as a silent one
 # (as it should be) and reopened into the full server.
