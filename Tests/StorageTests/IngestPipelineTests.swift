@@ -16,14 +16,15 @@ private final class CountingSource: IngestSource {
         self.batch = batch
     }
 
-    func nextBatch() async throws -> [SourceRecord]? {
+    func nextBatch(maximumRecords: Int) async throws -> [SourceRecord]? {
+        let count = min(batch, maximumRecords)
         let first = taken.withLock { taken -> Int? in
             guard taken < total else { return nil }
-            defer { taken += batch }
+            defer { taken += count }
             return taken
         }
         guard let first else { return nil }
-        return WriteRecoveryTests.records(batch, from: Int64(first))
+        return WriteRecoveryTests.records(count, from: Int64(first))
     }
 }
 
@@ -34,7 +35,7 @@ private final class ListSource: IngestSource {
 
     init(_ batches: [[SourceRecord]]) { self.batches = Mutex(batches) }
 
-    func nextBatch() async throws -> [SourceRecord]? {
+    func nextBatch(maximumRecords: Int) async throws -> [SourceRecord]? {
         let next = batches.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         if next == nil { ended.withLock { $0 = true } }
         return next
@@ -181,12 +182,15 @@ struct IngestPipelineTests {
             let source = CountingSource(total: 2_000, batch: 100)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await pipeline.run(source: source, isStopping: { false }) }
-                // Give the pump time to pull as much as it would (2,000 records take it well under
-                // a second): it must stop below the bound plus the one batch it may pull last.
-                try await Task.sleep(for: .seconds(2))
+                // The pump asks for no more than the room under the bound: it fills the bound
+                // (in batches of 100) and stops there, however long the writes wait.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while source.taken.withLock({ $0 }) < 300, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                try await Task.sleep(for: .seconds(1))
                 let takenWhileBlocked = source.taken.withLock { $0 }
-                #expect(takenWhileBlocked >= 100, "the pump pulled")
-                #expect(takenWhileBlocked <= 300 - 1 + 100, "\(takenWhileBlocked) records taken while writes wait")
+                #expect(takenWhileBlocked == 300, "\(takenWhileBlocked) records taken while writes wait")
                 #expect(pipeline.health.oldestUnwrittenBatchAge != nil)
 
                 try await Transaction.statement("COMMIT", on: locker, logger: TestDatabase.logger)

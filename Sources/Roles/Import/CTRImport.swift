@@ -107,8 +107,9 @@ actor ImportFileSource: IngestSource {
         progress = ImportProgress(totalBytes: totalBytes)
     }
 
-    func nextBatch() async throws -> [SourceRecord]? {
-        while pending.count < batchSize {
+    func nextBatch(maximumRecords: Int) async throws -> [SourceRecord]? {
+        let wanted = max(1, min(batchSize, maximumRecords))
+        while pending.count < wanted {
             if reader == nil {
                 guard let file = files.popFirst() else { break }
                 reader = try CompressedFileReader(path: file)
@@ -126,8 +127,8 @@ actor ImportFileSource: IngestSource {
             }
         }
         guard !pending.isEmpty else { return nil }
-        let batch = pending
-        pending.removeAll(keepingCapacity: true)
+        let batch = Array(pending.prefix(wanted))
+        pending.removeFirst(batch.count)
         progress.advance(records: batch.count, bytesRead: reader?.compressedBytesRead ?? 0)
         return batch
     }

@@ -13,9 +13,9 @@ struct KafkaIngestSource: IngestSource, KafkaAssignmentHandler {
     let consumer: ConsumerReference
     let logger: Logger
 
-    func nextBatch() async throws -> [SourceRecord]? {
+    func nextBatch(maximumRecords: Int) async throws -> [SourceRecord]? {
         guard let consumer = consumer.value else { return [] }
-        let batch = try await consumer.poll(maxRecords: maxRecords, maxWait: maxWait)
+        let batch = try await consumer.poll(maxRecords: max(1, min(maxRecords, maximumRecords)), maxWait: maxWait)
         for error in batch.errors {
             // A stored offset that fell out of retention (`_AUTO_OFFSET_RESET` with
             // auto.offset.reset=error) stops its partition: say so loudly (deploy/README.md, runbook).

@@ -224,7 +224,7 @@ public struct Settings: Sendable {
         shutdownDrainSeconds = try integer("SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS", 5, range: 0...300)
         ingestGroup = string("SWITCHBOARD_INGEST_GROUP", "switchboard-ingest")
         ingestLanes = try integer("SWITCHBOARD_INGEST_LANES", 2, range: 1...64)
-        ingestBatchRecords = try integer("SWITCHBOARD_INGEST_BATCH_RECORDS", 4_000, range: 1...100_000)
+        ingestBatchRecords = try integer("SWITCHBOARD_INGEST_BATCH_RECORDS", 8_000, range: 1...100_000)
         ingestBatchMilliseconds = try integer("SWITCHBOARD_INGEST_BATCH_MS", 200, range: 1...60_000)
         ingestMaxRecordBytes = try integer("SWITCHBOARD_INGEST_MAX_RECORD_BYTES", 1 << 20, range: 1_024...(64 << 20))
         kafkaSessionTimeoutMilliseconds = try integer(

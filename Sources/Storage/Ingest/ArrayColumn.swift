@@ -18,6 +18,14 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
     /// the binds' CPU).
     private var elements: [UInt8] = []
     private(set) var count = 0
+    /// Bytes the statement's bind buffer reserves before this column writes itself: set on a
+    /// statement's first column to the size of all its binds, so that the buffer is allocated
+    /// once at its final size instead of doubling a dozen times (each step copying what was
+    /// written into fresh pages and leaving the old ones to the allocator).
+    var reservesForStatement = 0
+
+    /// The bytes this column's bind takes: its length, the array header and the elements.
+    var encodedByteCount: Int { 4 + 20 + elements.count }
 
     /// An empty column with room for `capacity` elements of `typicalSize` bytes (length included).
     init(capacity: Int = 0, typicalSize: Int = Element.typicalSize) {
@@ -50,6 +58,7 @@ struct ArrayColumn<Element: ArrayColumnElement>: PostgresNonThrowingEncodable, P
     func encode<JSONEncoder: PostgresJSONEncoder>(
         into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
     ) {
+        if reservesForStatement > 0 { buffer.reserveCapacity(minimumWritableBytes: reservesForStatement) }
         Element.writeArrayHeader(count: count, into: &buffer)
         buffer.writeBytes(elements)
     }

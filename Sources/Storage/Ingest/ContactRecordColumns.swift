@@ -98,7 +98,34 @@ public struct ContactRecordColumns: Sendable {
             guard let base = rows.baseAddress else { return }
             for index in order { append(base + index, copies: copies) }
         }
+        contactID.reservesForStatement = encodedByteCount(rows)
     }
+
+    /// The bytes of the upsert's binds: every column's, `raw`'s counted from the rows (each its
+    /// length, the version byte and the JSON).
+    private func encodedByteCount(_ rows: [Row]) -> Int {
+        var raw = 4 + 20
+        for row in rows { raw += 4 + 1 + (row.value.rawJSON?.count ?? Self.typicalRawBytes) }
+        let columns = [
+            contactID, initialContactID, previousContactID, nextContactID, channel, initiationMethod,
+            disconnectReason, queueName, queueARN, agentUsername, agentARN, routingProfile, dialedNumber,
+            customerNumber, storeID, transferredToEndpoint, hierarchyLevel1, hierarchyLevel2, hierarchyLevel3,
+            hierarchyLevel4, hierarchyLevel5,
+        ].reduce(0) { $0 + $1.encodedByteCount }
+        let times = [
+            initiation, initiationMonth, connectedToSystem, disconnect, enqueue, dequeue, connectedToAgent, acwStart,
+            acwEnd, lastUpdate, transferCompleted,
+        ].reduce(0) { $0 + $1.encodedByteCount }
+        let numbers = [
+            queueDuration, agentInteraction, customerHold, acw, numberOfHolds, longestHold, partition, versionsSeen,
+            agentConnectionAttempts,
+        ].reduce(0) { $0 + $1.encodedByteCount }
+        return raw + columns + times + numbers + offset.encodedByteCount + attributes.encodedByteCount
+    }
+
+    /// What ``encodedByteCount(_:)`` counts for a row without its raw JSON at hand (built, not
+    /// decoded: it is encoded when written).
+    private static let typicalRawBytes = 2_800
 
     /// The indices of `rows` in the order of their ContactIds' UTF-8 bytes (``bytesPrecede(_:_:)``).
     ///

@@ -16,7 +16,9 @@ public struct IngestBatch: Sendable {
         /// Its key bytes, kept for a dead letter.
         public var key: [UInt8]?
         /// Its value bytes as received, kept for a dead letter: the decoded value's `rawJSON` is
-        /// the same JSON in `jsonb`'s member order (``IngestDecoder``). `nil` when built otherwise.
+        /// the same JSON in `jsonb`'s member order (``IngestDecoder``). `nil` when built otherwise,
+        /// and for rows too recent to be refused at the retention horizon
+        /// (``IngestDecoder/receivedCutoff(now:)``), whose dead letter would otherwise never need them.
         public var received: [UInt8]? = nil
     }
 

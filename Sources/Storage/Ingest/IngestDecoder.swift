@@ -18,7 +18,13 @@ public struct IngestDecoder: Sendable {
 
     /// Decodes `records` into one batch. The next offset of every partition is covered, dead
     /// letters included, so a bad record never stalls its partition.
-    public func decode(_ records: [SourceRecord]) -> IngestBatch {
+    ///
+    /// - Parameter cutoff: Rows whose raw month is before this instant keep their bytes as
+    ///   received (``IngestBatch/Sourced/received``), for the dead letter of a row refused at the
+    ///   retention horizon (``IngestBatch/refuseRows(before:)``); the others drop them once decoded,
+    ///   so a record in flight holds one copy of its JSON instead of two. `nil` keeps every row's.
+    ///   ``receivedCutoff(now:)`` gives the instant before which a row can be refused.
+    public func decode(_ records: [SourceRecord], receivedBefore cutoff: UTCTimestamp? = nil) -> IngestBatch {
         var batch = IngestBatch()
         batch.sourceRecordCount = records.count
         // Sized for the whole batch up front: growing, they rehash every key (a twentieth of
@@ -51,7 +57,7 @@ public struct IngestDecoder: Sendable {
                 let sourced = IngestBatch.Sourced(
                     value: ctr, partition: record.partition, offset: record.offset, topic: record.topic,
                     key: record.key,
-                    received: record.value)
+                    received: Self.keeps(ctr.partitionMonth, before: cutoff) ? record.value : nil)
                 batch.contactRecordCopies[ctr.contactId, default: 0] += 1
                 batch.keepNewest(sourced, indexedBy: &contactIndex)
             case .success(.agentEvent(let event)):
@@ -59,18 +65,37 @@ public struct IngestDecoder: Sendable {
                     batch.agentEvents.append(
                         .init(
                             value: event, partition: record.partition, offset: record.offset, topic: record.topic,
-                            key: record.key, received: record.value))
+                            key: record.key,
+                            received: Self.keeps(event.eventTimestamp.monthStart, before: cutoff) ? record.value : nil))
                 }
             case .success(.contactEvent(let event)):
                 if contactEventIDs.insert(event.id).inserted {
                     batch.contactEvents.append(
                         .init(
                             value: event, partition: record.partition, offset: record.offset, topic: record.topic,
-                            key: record.key, received: record.value))
+                            key: record.key,
+                            received: Self.keeps(event.time.monthStart, before: cutoff) ? record.value : nil))
                 }
             }
         }
         return batch
+    }
+
+    /// Whether a row of raw month `month` keeps its bytes as received.
+    @inline(__always)
+    static func keeps(_ month: UTCTimestamp, before cutoff: UTCTimestamp?) -> Bool {
+        cutoff.map { month < $0 } ?? true
+    }
+
+    /// The instant before which a row decoded at `now` may be refused at the retention horizon:
+    /// the start of the UTC month before `now`'s. Retention keeps at least one whole month before
+    /// the current one (`raw_retention_apply`), so the horizon is at most the start of the
+    /// previous month by the database's clock; a row of that month or later is never refused
+    /// while the two clocks agree on the month. Should they not (a retention run in the seconds
+    /// around a month's turn, with the worker's clock behind), such a row's dead letter holds its
+    /// JSON in `jsonb`'s member order instead: the same value, not the same bytes.
+    public static func receivedCutoff(now: UTCTimestamp) -> UTCTimestamp {
+        now.monthStart.adding(milliseconds: -1).monthStart
     }
 
     /// Records imported from CTR files carry the topic `import:<file name>` (dead letters stay

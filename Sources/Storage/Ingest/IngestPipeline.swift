@@ -1,3 +1,5 @@
+import ContactCenter
+import Foundation
 import Logging
 import Metrics
 import NIOConcurrencyHelpers
@@ -8,12 +10,16 @@ import Primitives
 /// Where the ingest gets its records: one pull-based batch at a time.
 ///
 /// Declared here and implemented by the executable over the Kafka consumer, so that Storage does
-/// not import the Kafka adapter. Rebalances happen inside ``nextBatch()``, while the lanes write
+/// not import the Kafka adapter. Rebalances happen inside ``nextBatch(maximumRecords:)``, while the lanes write
 /// what was taken before (``IngestPipeline/release(_:)`` waits for a revoked partition's writes).
 public protocol IngestSource: Sendable {
-    /// The next batch of records (possibly empty after a bounded wait), or `nil` when the source
-    /// has no more (a file import at its end; a Kafka source never ends).
-    func nextBatch() async throws -> [SourceRecord]?
+    /// The next batch of at most `maximumRecords` records (possibly empty after a bounded wait),
+    /// or `nil` when the source has no more (a file import at its end; a Kafka source never ends).
+    ///
+    /// `maximumRecords` (at least 1) is the room left under the pipeline's in-flight bound
+    /// (``IngestPipeline/Configuration/maximumRecordsInFlight``): a source that returns more
+    /// takes the pipeline's memory past it.
+    func nextBatch(maximumRecords: Int) async throws -> [SourceRecord]?
 
     /// Told after each commit in PostgreSQL, with the partitions' next offsets it stored (the
     /// truth for exactly-once). A Kafka source mirrors them to the broker for lag tooling; it
@@ -57,8 +63,9 @@ public final class IngestPipeline: Sendable {
         /// retry pause, longer than any batch waits while writes work or fail visibly.
         public var stallThreshold: Duration
         /// The most source records taken and not yet written (decoded, queued for a lane, or
-        /// being written). The source is not asked for more until writes bring it below: with
-        /// the source's own buffer, this bounds the pipeline's memory.
+        /// being written). The source is asked for no more than the room left under it, and for
+        /// nothing while none is left: with the source's own buffer, this bounds the pipeline's
+        /// memory.
         public var maximumRecordsInFlight: Int
         /// The most source records one transaction writes. A lane writes every batch queued for
         /// it while it wrote the previous one in one transaction, up to this many records (a
@@ -243,7 +250,7 @@ public final class IngestPipeline: Sendable {
     }
 
     /// Pulls and writes batches until `isStopping` returns `true` after a batch, the source is
-    /// exhausted (`nextBatch()` returns `nil`), the task is cancelled, or a write is fenced.
+    /// exhausted (`nextBatch(maximumRecords:)` returns `nil`), the task is cancelled, or a write is fenced.
     ///
     /// Each lane writes its own queue of batches, one transaction after the other, without
     /// waiting for the other lanes, so every lane's connection stays busy while the records of
@@ -327,11 +334,15 @@ public final class IngestPipeline: Sendable {
         var wakeup = wakeups.makeAsyncIterator()
         let limit = configuration.maximumRecordsInFlight
         while !Task.isCancelled && !isStopping() {
-            while healthState.withLockedValue({ $0.recordsInFlight }) >= limit {
+            var inFlight = healthState.withLockedValue { $0.recordsInFlight }
+            while inFlight >= limit {
                 // A lane wakes the pump after each write (and when it ends).
                 guard await wakeup.next() != nil, !Task.isCancelled else { return }
+                inFlight = healthState.withLockedValue { $0.recordsInFlight }
             }
-            guard let records = try await source.nextBatch() else { return }
+            // Only the room left: a full batch taken just under the bound would hold up to a
+            // batch more than the bound in memory, at every lane's commit.
+            guard let records = try await source.nextBatch(maximumRecords: limit - inFlight) else { return }
             guard !records.isEmpty else { continue }
             for work in await decode(records, number: taken(records.count)) {
                 queues[work.lane].append(work.work)
@@ -360,9 +371,10 @@ public final class IngestPipeline: Sendable {
             return lanes
         }
         let decoder = configuration.decoder
+        let cutoff = IngestDecoder.receivedCutoff(now: UTCTimestamp(Date()))
         let parts = await withTaskGroup(of: (Int, IngestBatch).self) { group in
             for (lane, part) in lanes.enumerated() where !part.isEmpty {
-                group.addTask { (lane, await Self.offPool { decoder.decode(part) }) }
+                group.addTask { (lane, await Self.offPool { decoder.decode(part, receivedBefore: cutoff) }) }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
