@@ -1,9 +1,10 @@
 import ContactCenter
 import Foundation
 import PostgresNIO
-import Storage
 import SwitchboardTesting
 import Testing
+
+@testable import Storage
 
 @Suite("Ingest writer: version guard, de-duplication, dead letters, fencing", .enabled(if: TestDatabase.enabled))
 struct IngestWriterTests {
@@ -241,6 +242,60 @@ struct IngestWriterTests {
             #expect(errors[4].hasPrefix("invalid"))
             #expect(errors[5].hasPrefix("tombstone"))
         }
+    }
+
+    @Test("a batch of more contacts than one statement binds is written whole: every row, its versions, the rollups")
+    func batchAcrossStatements() async throws {
+        // 4,500 contacts, every tenth sent twice (an older copy first): three upsert statements.
+        var fixtures = TrafficFixtures(seed: 23)
+        var sources: [SourceRecord] = []
+        for index in 0..<4_500 {
+            if index % 10 == 0 {
+                let older = fixtures.contactRecord(index: index, version: 0, answered: true)
+                sources.append(
+                    SourceRecord(
+                        topic: "contact-records", partition: 0, offset: Int64(sources.count), key: nil,
+                        value: Array(older.jsonData())))
+            }
+            let record = fixtures.contactRecord(index: index, version: index % 10 == 0 ? 1 : 0, answered: true)
+            sources.append(
+                SourceRecord(
+                    topic: "contact-records", partition: 0, offset: Int64(sources.count), key: nil,
+                    value: Array(record.jsonData())))
+        }
+        let batch = IngestDecoder().decode(sources)
+        #expect(batch.contactRecords.count == 4_500)
+        #expect(IngestWriter.upsertChunks(batch.contactRecords).map(\.count) == [2_000, 2_000, 500])
+        try await Self.migrated("across_statements") { client in
+            let writer = IngestWriter(client: client, group: "g", logger: TestDatabase.logger)
+            let summary = try await writer.write(batch, claims: nil)
+            #expect(summary.contactRecordsWritten == 4_500)
+            #expect(try await WriteRecoveryTests.count(client, "SELECT count(*)::int8 FROM contact_record") == 4_500)
+            #expect(
+                try await WriteRecoveryTests.count(client, "SELECT sum(versions_seen)::int8 FROM contact_record")
+                    == 4_950)
+            #expect(
+                try await WriteRecoveryTests.count(
+                    client, "SELECT count(*)::int8 FROM contact_record WHERE versions_seen = 2")
+                    == 450)
+            #expect(try await RollupStore(client: client, logger: TestDatabase.logger).differences().isEmpty)
+        }
+    }
+
+    @Test("the statements of a large batch take its contacts in ContactId order, each once")
+    func chunksInContactIDOrder() {
+        var fixtures = TrafficFixtures(seed: 29)
+        let records = (0..<5_001).map { index in
+            IngestBatch.Sourced(
+                value: fixtures.contactRecord(index: index), partition: 0, offset: Int64(index),
+                topic: "contact-records", key: nil)
+        }
+        let chunks = IngestWriter.upsertChunks(records)
+        #expect(chunks.map(\.count) == [2_000, 2_000, 1_001])
+        let ids = chunks.joined().map(\.value.contactId)
+        #expect(
+            ids == records.map(\.value.contactId).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(IngestWriter.upsertChunks(Array(records.prefix(2_000))).map(\.count) == [2_000], "one statement")
     }
 }
 

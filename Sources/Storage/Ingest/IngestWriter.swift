@@ -271,10 +271,12 @@ public struct IngestWriter: Sendable {
     ) async throws -> (written: Int, outdated: Int) {
         let records = batch.contactRecords
         guard !records.isEmpty else { return (0, 0) }
-        let rows = try await Transaction.statement(
-            upsertQuery(records, copies: batch.contactRecordCopies), on: connection, logger: logger)
         var written: Set<String> = []
-        for row in rows { written.insert(try row.decode(String.self)) }
+        for chunk in upsertChunks(records) {
+            let rows = try await Transaction.statement(
+                upsertQuery(chunk, copies: batch.contactRecordCopies), on: connection, logger: logger)
+            for row in rows { written.insert(try row.decode(String.self)) }
+        }
         if !written.isEmpty {
             // The rollups join the rows' transaction (`rollup_apply_written()`, docs/schema.sql): the
             // upsert stashed the written rows, so nothing is read back. Before the update of
@@ -303,6 +305,26 @@ public struct IngestWriter: Sendable {
             )
         }
         return (written.count, outdatedIDs.count)
+    }
+
+    /// The most contact records one upsert statement binds. A transaction of more sends them in
+    /// several statements, in ContactId order across all of them: a statement's binds are held
+    /// twice while it is sent (its bind buffer and postgres-nio's copy into the Bind message), so
+    /// a lane's 4,000 CTRs in one statement would hold ~28 MB where two statements hold half.
+    /// PostgreSQL's per-statement cost is a fraction of a millisecond against tens for the rows.
+    static let upsertStatementRecords = 2_000
+
+    /// `records` in statements of at most ``upsertStatementRecords``, sorted by ContactId across
+    /// the statements (each statement sorts its own rows again): concurrent lanes then lock
+    /// shared contacts in one order whatever the split, and cannot deadlock.
+    static func upsertChunks(
+        _ records: [IngestBatch.Sourced<ContactTraceRecord>]
+    ) -> [[IngestBatch.Sourced<ContactTraceRecord>]] {
+        guard records.count > upsertStatementRecords else { return [records] }
+        let order = records.withUnsafeBufferPointer { ContactRecordColumns.contactIDOrder($0) }
+        return stride(from: 0, to: order.count, by: upsertStatementRecords).map { start in
+            order[start..<min(start + upsertStatementRecords, order.count)].map { records[$0] }
+        }
     }
 
     static func insertAgentEvents(
