@@ -48,9 +48,11 @@ struct BenchIngestCommand: AsyncParsableCommand {
 
     /// The benchmark's CTRs, in order (`bench-decode` times the worker on the same ones): `count`
     /// records of the benchmark profile, every 20th a re-emitted update (version 1) of the
-    /// contact seven before it.
+    /// contact seven before it. They start on the fixtures' weekday a week or more ago, so that
+    /// the worker treats them as recent traffic whatever the date.
     static func forEachCTR(_ count: Int, _ body: (_ index: Int, _ record: ContactTraceRecord) -> Void) {
-        var generator = TrafficFixtures(seed: 42, profile: .benchmark)
+        var generator = TrafficFixtures(
+            seed: 42, profile: .benchmark, base: TrafficFixtures.recentBase(now: UTCTimestamp(Date())))
         for index in 0..<count {
             let isUpdate = index % 20 == 19
             body(index, generator.contactRecord(index: isUpdate ? index - 7 : index, version: isUpdate ? 1 : 0))

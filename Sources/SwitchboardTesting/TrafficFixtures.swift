@@ -43,19 +43,34 @@ public struct TrafficFixtures {
     ]
     public static let base = UTCTimestamp(millisecondsSince1970: 1_795_000_000_000)  // 2026-11-18
 
+    /// The instant of the ``base`` weekday and time of day at least `days` days before `now`:
+    /// records generated from there fall in the current or the previous month for a week, as a
+    /// live stream's do (the ingest keeps the bytes as received only of older rows, which the
+    /// retention horizon may refuse: `IngestDecoder.receivedCutoff(now:)`).
+    public static func recentBase(now: UTCTimestamp, days: Int64 = 8) -> UTCTimestamp {
+        let week: Int64 = 7 * 86_400_000
+        let latest = now.millisecondsSince1970 - days * 86_400_000
+        let difference = latest - base.millisecondsSince1970
+        let weeks = difference / week - (difference % week < 0 ? 1 : 0)
+        return UTCTimestamp(millisecondsSince1970: base.millisecondsSince1970 + weeks * week)
+    }
+
     public var random: SplitMix64
     public let profile: Profile
+    /// The first record's time (the contacts are spaced by the profile's seconds from there).
+    public let base: UTCTimestamp
 
-    public init(seed: UInt64, profile: Profile = .tests) {
+    public init(seed: UInt64, profile: Profile = .tests, base: UTCTimestamp = TrafficFixtures.base) {
         random = SplitMix64(seed: seed)
         self.profile = profile
+        self.base = base
     }
 
     private mutating func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
 
     /// A contact trace record; `version` shifts `LastUpdateTimestamp` (re-emitted updates).
     public mutating func contactRecord(index: Int, version: Int = 0, answered: Bool? = nil) -> ContactTraceRecord {
-        let start = Self.base.adding(seconds: Int64(index) * profile.spacingSeconds)
+        let start = base.adding(seconds: Int64(index) * profile.spacingSeconds)
         let store = index % 23
         let queue = profile.queues[(profile.richAttributes ? store : index) % profile.queues.count]
         let enqueued = start.adding(seconds: 20)
@@ -111,7 +126,7 @@ public struct TrafficFixtures {
     public mutating func agentEvent(index: Int) -> AgentEvent {
         let agent = index % 17
         let arn = "arn:aws:connect:ap-northeast-1:123456789012:instance/i-1/agent/a-\(agent)"
-        let time = Self.base.adding(seconds: Int64(index) * 3)
+        let time = base.adding(seconds: Int64(index) * 3)
         let routable = index % 3 != 0
         return AgentEvent(
             agentArn: arn,
@@ -132,10 +147,10 @@ public struct TrafficFixtures {
         let types: [ContactEvent.EventType] = [.initiated, .queued, .connectedToAgent, .disconnected]
         return ContactEvent(
             id: String(format: "%08d-2222-4000-8000-%012d", index, index),
-            time: Self.base.adding(seconds: Int64(index)),
+            time: base.adding(seconds: Int64(index)),
             eventType: types[index % types.count],
             contactId: String(format: "c%07d-0000-4000-8000-%012d", index / 4, index / 4),
-            queueInfo: .init(queueArn: Self.queues[0].arn, enqueueTimestamp: Self.base.adding(seconds: Int64(index)))
+            queueInfo: .init(queueArn: Self.queues[0].arn, enqueueTimestamp: base.adding(seconds: Int64(index)))
         )
     }
 }

@@ -1,3 +1,4 @@
+import ContactCenter
 import Logging
 import Testing
 
@@ -44,5 +45,23 @@ struct TestHarnessTests {
             for try await _ in rows { count += 1 }
             #expect(count == 1)
         }
+    }
+}
+
+@Suite("Traffic fixtures: the benchmark's recent base")
+struct TrafficFixturesBaseTests {
+    @Test("the recent base is the fixtures' weekday and time, the latest at least eight days before now")
+    func recentBase() {
+        let base = TrafficFixtures.base.millisecondsSince1970
+        let day: Int64 = 86_400_000
+        func recent(_ offset: Int64) -> Int64 {
+            TrafficFixtures.recentBase(now: .init(millisecondsSince1970: base + offset)).millisecondsSince1970
+        }
+        #expect(recent(8 * day) == base)
+        #expect(recent(15 * day - 1) == base)
+        #expect(recent(15 * day) == base + 7 * day)
+        #expect(recent(3 * day) == base - 7 * day)
+        #expect(recent(8 * day - 1) == base - 7 * day)
+        #expect(recent(400 * day) == base + 392 * day)
     }
 }
