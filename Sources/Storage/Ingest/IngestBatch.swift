@@ -113,8 +113,8 @@ public struct IngestBatch: Sendable {
     public var months: Set<UTCTimestamp> {
         var months: Set<UTCTimestamp> = []
         for sourced in contactRecords { months.insert(sourced.value.partitionMonth) }
-        for sourced in agentEvents { months.insert(sourced.value.eventTimestamp.monthStart) }
-        for sourced in contactEvents { months.insert(sourced.value.time.monthStart) }
+        for sourced in agentEvents { months.insert(sourced.value.partitionMonth) }
+        for sourced in contactEvents { months.insert(sourced.value.partitionMonth) }
         return months
     }
 
@@ -214,4 +214,14 @@ public struct DeadLetterReason: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     public var description: String { "\(kind): \(message)" }
+}
+
+extension AgentEvent {
+    /// The month of `agent_event`'s partition: the UTC month of `EventTimestamp`.
+    var partitionMonth: UTCTimestamp { eventTimestamp.monthStart }
+}
+
+extension ContactEvent {
+    /// The month of `contact_event`'s partition: the UTC month of the event's time.
+    var partitionMonth: UTCTimestamp { time.monthStart }
 }

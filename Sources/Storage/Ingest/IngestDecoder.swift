@@ -66,7 +66,7 @@ public struct IngestDecoder: Sendable {
                         .init(
                             value: event, partition: record.partition, offset: record.offset, topic: record.topic,
                             key: record.key,
-                            received: Self.keeps(event.eventTimestamp.monthStart, before: cutoff) ? record.value : nil))
+                            received: Self.keeps(event.partitionMonth, before: cutoff) ? record.value : nil))
                 }
             case .success(.contactEvent(let event)):
                 if contactEventIDs.insert(event.id).inserted {
@@ -74,7 +74,7 @@ public struct IngestDecoder: Sendable {
                         .init(
                             value: event, partition: record.partition, offset: record.offset, topic: record.topic,
                             key: record.key,
-                            received: Self.keeps(event.time.monthStart, before: cutoff) ? record.value : nil))
+                            received: Self.keeps(event.partitionMonth, before: cutoff) ? record.value : nil))
                 }
             }
         }
