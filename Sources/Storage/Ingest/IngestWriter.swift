@@ -310,8 +310,8 @@ public struct IngestWriter: Sendable {
     /// The most contact records one upsert statement binds. A transaction of more sends them in
     /// several statements, in ContactId order across all of them: a statement's binds are held
     /// twice while it is sent (its bind buffer and postgres-nio's copy into the Bind message), so
-    /// a lane's 4,000 CTRs in one statement would hold ~28 MB where two statements hold half.
-    /// PostgreSQL's per-statement cost is a fraction of a millisecond against tens for the rows.
+    /// a transaction's records in one statement would hold twice what two statements hold, while
+    /// a statement's own cost in PostgreSQL is small beside its rows'.
     static let upsertStatementRecords = 2_000
 
     /// `records` in statements of at most ``upsertStatementRecords``, sorted by ContactId across
