@@ -98,8 +98,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            // One SQL file per migration (Sources/Storage/Migrations/NNNN_name.sql).
-            resources: [.copy("Migrations")],
+            // One SQL file per migration (Sources/Storage/Migrations/NNNN_name.sql), and the roles'
+            // privileges (Sources/Storage/Schema/privileges.sql).
+            resources: [.copy("Migrations"), .copy("Schema")],
             swiftSettings: strict
         ),
         // Adapter: HTTP: hook routes, console streams and page, health, readiness, metrics.

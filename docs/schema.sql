@@ -1,4 +1,4 @@
--- Switchboard's schema after migration 18: every table, view, function and comment.
+-- Switchboard's schema after migration 19: every table, view, function and comment.
 -- Generated (`make schema`) from `pg_dump --schema-only --no-owner --no-privileges` of a
 -- freshly migrated database, without the monthly partitions of the raw tables
 -- (`<table>_yYYYYmMM`, made by raw_partitions_ensure() for the current and coming months);
@@ -79,7 +79,7 @@ CREATE FUNCTION public.analyst_attribute_keys() RETURNS text[]
     AS $$
     SELECT coalesce(
         (SELECT array_remove(string_to_array(regexp_replace(value, '[[:space:]]', '', 'g'), ','), '')
-         FROM analytics_setting WHERE key = 'analyst_attribute_keys'),
+         FROM public.analytics_setting WHERE key = 'analyst_attribute_keys'),
         ARRAY[]::text[])
 $$;
 
@@ -91,18 +91,19 @@ CREATE FUNCTION public.analyst_attributes(attributes jsonb) RETURNS jsonb
     LANGUAGE sql STABLE
     AS $$
     SELECT coalesce(
-        jsonb_object_agg(a.key, CASE WHEN looks_like_phone(a.value) THEN mask_phone(a.value) ELSE a.value END),
+        jsonb_object_agg(a.key, CASE WHEN public.looks_like_phone(a.value)
+                                     THEN public.mask_phone(public.phone_text(a.value)) ELSE a.value END),
         '{}'::jsonb)
     FROM jsonb_each_text(CASE WHEN jsonb_typeof(attributes) = 'object' THEN attributes ELSE '{}' END)
          AS a(key, value)
-    WHERE a.key = ANY (analyst_attribute_keys())
+    WHERE a.key = ANY (public.analyst_attribute_keys())
 $$;
 
 --
 -- Name: FUNCTION analyst_attributes(attributes jsonb); Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON FUNCTION public.analyst_attributes(attributes jsonb) IS 'The allowed contact attributes (analyst_attribute_keys()), phone-like values masked.';
+COMMENT ON FUNCTION public.analyst_attributes(attributes jsonb) IS 'The allowed contact attributes (analyst_attribute_keys()), phone-like values (looks_like_phone) masked after phone_text: a masked value shows its digits as ASCII.';
 
 --
 -- Name: analytics_setting_rollup_sync(); Type: FUNCTION; Schema: public; Owner: -
@@ -123,7 +124,7 @@ $$;
 
 CREATE FUNCTION public.analytics_threshold_seconds() RETURNS integer
     LANGUAGE sql STABLE
-    AS $$ SELECT coalesce((SELECT value::integer FROM analytics_setting WHERE key = 'service_level_threshold_seconds'), 20) $$;
+    AS $$ SELECT coalesce((SELECT value::integer FROM public.analytics_setting WHERE key = 'service_level_threshold_seconds'), 20) $$;
 
 --
 -- Name: analytics_time_zone(); Type: FUNCTION; Schema: public; Owner: -
@@ -131,7 +132,7 @@ CREATE FUNCTION public.analytics_threshold_seconds() RETURNS integer
 
 CREATE FUNCTION public.analytics_time_zone() RETURNS text
     LANGUAGE sql STABLE
-    AS $$ SELECT coalesce((SELECT value FROM analytics_setting WHERE key = 'business_time_zone'), 'Asia/Tokyo') $$;
+    AS $$ SELECT coalesce((SELECT value FROM public.analytics_setting WHERE key = 'business_time_zone'), 'Asia/Tokyo') $$;
 
 --
 -- Name: contact_record_stash_replaced(); Type: FUNCTION; Schema: public; Owner: -
@@ -158,8 +159,8 @@ CREATE FUNCTION public.day_type(d date) RETURNS text
     LANGUAGE sql STABLE
     AS $$
     SELECT CASE
-        WHEN EXISTS (SELECT 1 FROM calendar_day WHERE day = d) THEN 'holiday'
-        WHEN EXISTS (SELECT 1 FROM calendar_day WHERE day = d + 1) THEN 'pre_holiday'
+        WHEN EXISTS (SELECT 1 FROM public.calendar_day WHERE day = d) THEN 'holiday'
+        WHEN EXISTS (SELECT 1 FROM public.calendar_day WHERE day = d + 1) THEN 'pre_holiday'
         WHEN extract(isodow FROM d) IN (6, 7) THEN 'weekend'
         ELSE 'weekday' END
 $$;
@@ -191,15 +192,15 @@ COMMENT ON FUNCTION public.ingest_write_begin() IS 'Called first in every ingest
 CREATE FUNCTION public.looks_like_phone(value text) RETURNS boolean
     LANGUAGE sql IMMUTABLE
     AS $_$
-    SELECT value ~ '[0-9]([ ().-]{0,2}[0-9]){6,}'
-       AND value !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$'
+    SELECT public.phone_text(value) ~ '[0-9]([ ().-]{0,2}[0-9]){6,}'
+       AND public.phone_text(value) !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$'
 $_$;
 
 --
 -- Name: FUNCTION looks_like_phone(value text); Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON FUNCTION public.looks_like_phone(value text) IS 'Whether a value contains a run of 7 or more digits (separated by at most two of space, parentheses, dot or hyphen), other than an ISO 8601 date or time.';
+COMMENT ON FUNCTION public.looks_like_phone(value text) IS 'Whether a value, read by phone_text (full-width digits and Japanese dashes included), contains a run of 7 or more digits separated by at most two of space, parentheses, dot or hyphen, other than an ISO 8601 date or time.';
 
 --
 -- Name: mask_phone(text); Type: FUNCTION; Schema: public; Owner: -
@@ -225,6 +226,22 @@ $_$;
 --
 
 COMMENT ON FUNCTION public.mask_phone(number text) IS 'Masks a phone number: every letter and digit becomes *, except the last 4 digits of a number with more than 6 digits (+81312345678 -> +*******5678).';
+
+--
+-- Name: phone_text(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.phone_text(value text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    SELECT translate(normalize(value, NFKC), 'ー‐‒–—―−', '-------')
+$$;
+
+--
+-- Name: FUNCTION phone_text(value text); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.phone_text(value text) IS 'A value as the phone test reads it: NFKC-normalised (full-width digits, parentheses, spaces and hyphens become ASCII), and the dashes NFKC keeps (ー U+30FC, ‐ U+2010, ‒ U+2012, – U+2013, — U+2014, ― U+2015, − U+2212) read as hyphens. Needs a UTF8 database.';
 
 --
 -- Name: queue_interval_rollup; Type: TABLE; Schema: public; Owner: -
@@ -1530,11 +1547,11 @@ CREATE FUNCTION public.staffing_day_types(p_from date, p_to date) RETURNS TABLE(
                WHEN h1.day IS NOT NULL THEN 'pre_holiday'
                WHEN extract(isodow FROM g.day) IN (6, 7) THEN 'weekend'
                ELSE 'weekday' END)
-    FROM (SELECT DISTINCT s.store_id FROM staffing_source s) AS st
+    FROM (SELECT DISTINCT s.store_id FROM public.staffing_source s) AS st
     CROSS JOIN generate_series(p_from::timestamp, p_to::timestamp, interval '1 day') AS g(day)
-    LEFT JOIN store_business_day d ON d.store_id = st.store_id AND d.business_date = g.day::date
-    LEFT JOIN calendar_day h0 ON h0.day = g.day::date
-    LEFT JOIN calendar_day h1 ON h1.day = g.day::date + 1
+    LEFT JOIN public.store_business_day d ON d.store_id = st.store_id AND d.business_date = g.day::date
+    LEFT JOIN public.calendar_day h0 ON h0.day = g.day::date
+    LEFT JOIN public.calendar_day h1 ON h1.day = g.day::date + 1
 $$;
 
 --
@@ -1632,18 +1649,18 @@ $$;
 CREATE FUNCTION public.store_business_day_at(p_store_id text, p_at timestamp with time zone) RETURNS TABLE(business_date date, day_type text, hours_reason text)
     LANGUAGE sql STABLE
     AS $$
-    SELECT b.business_date, coalesce(d.day_type, day_type(b.business_date)), d.hours_reason
+    SELECT b.business_date, coalesce(d.day_type, public.day_type(b.business_date)), d.hours_reason
     FROM (
         SELECT CASE WHEN p.store_id IS NULL THEN l.local_date ELSE l.local_date - 1 END AS business_date
         FROM (
-            SELECT (p_at AT TIME ZONE coalesce(s.time_zone, analytics_time_zone()))::date AS local_date
+            SELECT (p_at AT TIME ZONE coalesce(s.time_zone, public.analytics_time_zone()))::date AS local_date
             FROM (SELECT) AS one
-            LEFT JOIN store s ON s.store_id = p_store_id
+            LEFT JOIN public.store s ON s.store_id = p_store_id
         ) AS l
-        LEFT JOIN store_business_day p
+        LEFT JOIN public.store_business_day p
             ON p.store_id = p_store_id AND p.business_date = l.local_date - 1 AND p_at < p.closes_at
     ) AS b
-    LEFT JOIN store_business_day d ON d.store_id = p_store_id AND d.business_date = b.business_date
+    LEFT JOIN public.store_business_day d ON d.store_id = p_store_id AND d.business_date = b.business_date
 $$;
 
 --

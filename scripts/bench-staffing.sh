@@ -32,6 +32,7 @@ fi
 bench_postgres switchboard_staffing_bench
 export SWITCHBOARD_LOG_LEVEL=${SWITCHBOARD_LOG_LEVEL:-warning}
 
+"$binary" migrate >/dev/null
 log "seeding $days simulated days"
 started=$(date +%s)
 seeded=$("$binary" staffing seed --days "$days" | sed -n 's/^seeded \([0-9]*\) .*/\1/p')

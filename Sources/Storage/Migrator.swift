@@ -32,8 +32,13 @@ public struct Migrator: Sendable {
     /// - Throws: ``StorageError`` `.migrationChanged` naming the first applied migration whose
     ///   checksum differs (nothing is applied then), or `.migration` naming the version that failed
     ///   and why.
+    ///
+    /// - Parameter privileges: The statements of the privileges file
+    ///   (``SwitchboardSchema/privileges``), applied after the migrations on every call, in one
+    ///   transaction under the lock: they revoke and grant each group role's privileges, so the
+    ///   database always holds exactly the file's (empty: none applied).
     @discardableResult
-    public func migrate(_ migrations: [Migration]) async throws -> [Int] {
+    public func migrate(_ migrations: [Migration], privileges: [String] = []) async throws -> [Int] {
         let ordered = migrations.sorted { $0.version < $1.version }
         // A version recorded with its checksum needs no transaction of its own.
         let recorded = try await recordedVersions(ordered)
@@ -45,7 +50,75 @@ public struct Migrator: Sendable {
         if !applied.isEmpty {
             logger.info("schema migrated", metadata: ["versions": "\(applied)"])
         }
+        if !privileges.isEmpty { try await applyPrivileges(privileges) }
         return applied
+    }
+
+    /// Checks that every one of `migrations` is applied, with its text, without changing anything:
+    /// what a role that does not own the schema does at start instead of migrating.
+    ///
+    /// Needs only `SELECT` on `schema_migration`. Versions the database has and `migrations` does
+    /// not (a newer binary migrated it) are fine.
+    ///
+    /// - Throws: ``StorageError`` `.schemaBehind` naming the first migration not applied (or the
+    ///   missing `schema_migration` table), `.migrationChanged` naming an applied migration whose
+    ///   checksum differs.
+    public func verify(_ migrations: [Migration]) async throws {
+        let rows: [(Int, String?)]
+        do {
+            rows = try await client.query("SELECT version, checksum FROM schema_migration", logger: logger)
+                .collect().map { try $0.decode((Int, String?).self) }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
+            throw StorageError(
+                code: .schemaBehind,
+                message: "the database has no schema: run `switchboard migrate` as the schema's owner first")
+        }
+        let recorded = Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        for migration in migrations.sorted(by: { $0.version < $1.version }) {
+            guard let checksum = recorded[migration.version] else {
+                throw StorageError(
+                    code: .schemaBehind,
+                    message: """
+                        the schema is behind this binary: migration \(migration.version) (\(migration.name)) is not \
+                        applied; run `switchboard migrate` as the schema's owner first
+                        """
+                )
+            }
+            if let checksum, checksum != migration.checksum { throw Self.changed(migration, recorded: checksum) }
+        }
+    }
+
+    /// The group roles the privileges file grants to that do not exist (the migrating role could
+    /// not create them): the operator creates them and runs migrate again.
+    public func missingGroupRoles() async throws -> [String] {
+        let rows = try await client.query(
+            """
+            SELECT r FROM unnest(\(SwitchboardSchema.groupRoles)::text[]) AS r
+            WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = r) ORDER BY r
+            """,
+            logger: logger)
+        return try await rows.collect().map { try $0.decode(String.self) }
+    }
+
+    /// Runs the privileges file's statements in one transaction under the migration lock.
+    private func applyPrivileges(_ statements: [String]) async throws {
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            }
+        } catch {
+            throw StorageError(
+                code: .migration, message: "applying the privileges failed: \(String(reflecting: error))")
+        }
+        let missing = try await missingGroupRoles()
+        if !missing.isEmpty {
+            logger.warning(
+                "group roles missing, their privileges are not granted: ask an administrator to create them (deploy/README.md, \"Database roles\") and run migrate again",
+                metadata: ["roles": "\(missing.joined(separator: ","))"])
+        }
     }
 
     /// Compares the checksums recorded in `schema_migration` with those of `migrations` and fills

@@ -9,6 +9,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case configuration
             case migration
             case migrationChanged
+            case schemaBehind
             case fenced
             case timeout
             case notFound
@@ -26,6 +27,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         /// An applied migration's recorded checksum differs from the binary's: its text changed
         /// after it was applied. Nothing is migrated; retrying cannot help.
         public static let migrationChanged = Code(base: .migrationChanged)
+        /// The database lacks a migration this binary needs, and this role does not migrate: the
+        /// schema's owner runs `switchboard migrate` first. Retrying cannot help.
+        public static let schemaBehind = Code(base: .schemaBehind)
         /// Another worker now owns the partition: the transaction was rolled back.
         public static let fenced = Code(base: .fenced)
         /// An operation did not finish within its deadline.
@@ -44,6 +48,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case .configuration: "configuration"
             case .migration: "migration"
             case .migrationChanged: "migrationChanged"
+            case .schemaBehind: "schemaBehind"
             case .fenced: "fenced"
             case .timeout: "timeout"
             case .notFound: "notFound"

@@ -22,6 +22,36 @@ public enum SwitchboardSchema {
         }
     }()
 
+    /// The statements of the privileges file (`Schema/privileges.sql`): what each group role may
+    /// do, applied after the migrations by every migrate (``Migrator/migrate(_:privileges:)``).
+    ///
+    /// - Important: A missing or malformed file stops the process, as for the migrations.
+    public static let privileges: [String] = {
+        guard let file = Bundle.module.url(forResource: "privileges", withExtension: "sql", subdirectory: "Schema")
+        else {
+            fatalError("the Storage resource bundle has no Schema/privileges.sql")
+        }
+        do {
+            return try privileges(text: String(contentsOf: file, encoding: .utf8))
+        } catch {
+            fatalError("loading Schema/privileges.sql: \(error)")
+        }
+    }()
+
+    /// The group roles the privileges file grants to: the writer, retention and the analyst.
+    public static let groupRoles = ["switchboard_analyst", "switchboard_retention", "switchboard_writer"]
+
+    /// The statements of a privileges file's `text`: its header (comment lines up to the first
+    /// empty line), then statements as a migration holds them.
+    ///
+    /// - Throws: ``StorageError`` `.migration` naming what is malformed.
+    static func privileges(text: String) throws -> [String] {
+        guard let headerEnd = text.range(of: "\n\n") else {
+            throw StorageError(code: .migration, message: "privileges file: no empty line after the header")
+        }
+        return try MigrationFile.statements(in: text[headerEnd.upperBound...])
+    }
+
     /// The migrations of the `.sql` files in `directory`, in order of version.
     ///
     /// - Throws: ``StorageError`` `.migration` naming a malformed file, or when the versions are

@@ -305,7 +305,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             await client.start(in: &tasks)
             defer { tasks.cancelAll() }
-            try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
+            try await Migrator(client: client, logger: logger)
+                .migrate(SwitchboardSchema.migrations, privileges: SwitchboardSchema.privileges)
             try await Self.prepare(url, withoutRollups: withoutRollups)
             let worker = try SwitchboardProcess(
                 ["ingest", "--bootstrap", cluster.bootstrapServers],

@@ -126,3 +126,56 @@ extension TestDatabase {
         try await admin.query("CREATE DATABASE \(unescaped: database)", logger: logger)
     }
 }
+
+extension TestDatabase {
+    /// A login user the tests run a role as: a member of one of the schema's group roles, so a
+    /// test's process has exactly the privileges a production login of that role has.
+    public enum Login: String, Sendable, CaseIterable {
+        /// A member of `switchboard_writer`: ingest, import and the maintenance commands.
+        case writer = "switchboard_test_writer"
+        /// A member of `switchboard_retention`.
+        case retention = "switchboard_test_retention"
+        /// A member of `switchboard_analyst`.
+        case analyst = "switchboard_test_analyst"
+
+        /// The group role the login is a member of.
+        public var group: String {
+            switch self {
+            case .writer: "switchboard_writer"
+            case .retention: "switchboard_retention"
+            case .analyst: "switchboard_analyst"
+            }
+        }
+    }
+
+    /// Migrates the database of `client` as `switchboard migrate` does (the migrations, then the
+    /// privileges file) and creates the test logins (``Login``) the first time.
+    ///
+    /// The test server trusts loopback connections, so the logins need no password.
+    public static func migrate(_ client: PostgresClient) async throws {
+        try await Migrator(client: client, logger: logger)
+            .migrate(SwitchboardSchema.migrations, privileges: SwitchboardSchema.privileges)
+        for login in Login.allCases {
+            // Roles are cluster-wide and the tests run in parallel: another test may create it first.
+            try await client.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        DO $$
+                        BEGIN
+                            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(login.rawValue)') THEN
+                                CREATE ROLE \(login.rawValue) LOGIN IN ROLE \(login.group);
+                            END IF;
+                        EXCEPTION WHEN duplicate_object OR unique_violation THEN
+                            NULL;
+                        END
+                        $$
+                        """),
+                logger: logger)
+        }
+    }
+
+    /// The libpq URL of `configuration`'s database, as `login` (its own user when `nil`).
+    public static func url(_ configuration: DatabaseConfiguration, as login: Login? = nil) -> String {
+        "postgres://\(login?.rawValue ?? configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+    }
+}

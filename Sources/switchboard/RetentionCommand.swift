@@ -49,7 +49,7 @@ struct RetentionCommand: AsyncParsableCommand {
         LoggingSetup.bootstrap(settings)
         let months = try Self.months(keep)
         let dryRun = self.dryRun
-        let dropped = try await OneShotDatabase.run(settings) { client, logger in
+        let dropped = try await OneShotDatabase.verified(settings) { client, logger in
             try await RawRetentionStore(client: client, logger: logger).apply(keepMonths: months, dryRun: dryRun)
         }
         for partition in dropped {

@@ -18,7 +18,7 @@ struct BusinessDayTests {
     func sqlEqualsHook() async throws {
         let flows = try FlowStore.load(directory: Repository.flowsDirectory).flows
         try await TestDatabase.withFreshDatabase("business_days") { client, _ in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            try await TestDatabase.migrate(client)
             // A contact of 2025 and "now" in 2026: the years written are 2025 (data) through 2027 (next year).
             let old = ContactTraceRecord(
                 contactId: "old", initiationTimestamp: UTCTimestamp(millisecondsSince1970: 1_740_787_200_000),
@@ -82,7 +82,7 @@ struct BusinessDayTests {
     func calendarAndStores() async throws {
         let flows = try FlowStore.load(directory: Repository.flowsDirectory).flows
         try await TestDatabase.withFreshDatabase("business_days_calendar") { client, _ in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            try await TestDatabase.migrate(client)
             try await AnalystCalendar.sync(
                 client: client, flows: flows, logger: Self.logger, now: Date(timeIntervalSince1970: 1_780_272_000))
             let rows = try await client.query(
@@ -114,7 +114,7 @@ struct BusinessDayTests {
     func unchangedKept() async throws {
         let flows = try FlowStore.load(directory: Repository.flowsDirectory).flows
         try await TestDatabase.withFreshDatabase("business_days_kept") { client, _ in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            try await TestDatabase.migrate(client)
             let now = Date(timeIntervalSince1970: 1_780_272_000)
             try await AnalystCalendar.sync(client: client, flows: flows, logger: Self.logger, now: now)
             #expect(

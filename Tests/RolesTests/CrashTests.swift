@@ -62,8 +62,8 @@ extension WorkerProcessSuites {
             for (topic, count) in partitions { try cluster.createTopic(topic, partitions: count) }
 
             try await TestDatabase.withFreshDatabase("crash") { client, configuration in
-                let url =
-                    "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+                try await TestDatabase.migrate(client)
+                let url = TestDatabase.url(configuration, as: .writer)
                 let producer = try BackgroundProducer(
                     configuration: KafkaProducerConfiguration(
                         common: KafkaConfiguration(bootstrapServers: cluster.bootstrapServers)),

@@ -57,6 +57,13 @@ extension WorkerProcessSuites {
             #expect(try await postgres.start(), "a private PostgreSQL server started")
             defer { postgres.stopBlocking() }
             #expect(try await postgres.psql("CREATE DATABASE outage", database: "postgres"))
+            // The schema's owner migrates; the worker only checks the schema at start.
+            let migrated = try await ChildProcess.run(
+                [SwitchboardProcess.binary, "migrate"],
+                environment: ProcessInfo.processInfo.environment.merging(["SWITCHBOARD_DATABASE_URL": postgres.url]) {
+                    $1
+                })
+            #expect(migrated.status == 0, "migrate:\n\(migrated.output)")
 
             let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
             for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }

@@ -65,6 +65,7 @@ struct DatabaseTLSProcessTests {
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         try await TestDatabase.withFreshDatabase("tls_import") { client, configuration in
+            try await TestDatabase.migrate(client)
             let ca = TLSTestServer.caFile
             let good = try TLSTestServer.url(
                 host: "localhost", database: configuration.database, "sslmode=verify-full&sslrootcert=\(ca)")

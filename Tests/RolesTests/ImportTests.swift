@@ -30,8 +30,9 @@ struct ImportTests {
         #expect(try await ChildProcess.shell("gzip '\(plain.path)'") == 0)
 
         try await TestDatabase.withFreshDatabase("import") { client, configuration in
-            let url =
-                "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+            // `switchboard migrate` as the owner, then the command as a member of switchboard_writer.
+            try await TestDatabase.migrate(client)
+            let url = TestDatabase.url(configuration, as: .writer)
             let (status, output) = try await ChildProcess.run(
                 [
                     SwitchboardProcess.binary, "import", directory.appendingPathComponent("a.json").path,

@@ -35,6 +35,7 @@ extension WorkerProcessSuites {
             let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
             for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 2) }
             try await TestDatabase.withFreshDatabase("e2e_bad") { client, configuration in
+                try await TestDatabase.migrate(client)
                 let producer = try Self.producer(cluster)
                 var fixtures = TrafficFixtures(seed: 11)
                 let values: [[UInt8]?] = [
@@ -60,13 +61,12 @@ extension WorkerProcessSuites {
                 }
                 let worker = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers,
-                    databaseURL:
-                        "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)",
+                    databaseURL: TestDatabase.url(configuration, as: .writer),
                     group: "e2e-bad",
                     name: "bad"
                 )
                 defer { worker.kill() }
-                // Until the worker migrated, the table does not exist: keep polling.
+                // The worker runs as a member of switchboard_writer, as in production.
                 let ingested = await eventually(within: .seconds(60)) {
                     let records = try? await Self.count(client, "SELECT count(*) FROM contact_record")
                     let letters = try? await Self.count(client, "SELECT count(*) FROM dead_letter")
@@ -127,9 +127,9 @@ extension WorkerProcessSuites {
             let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
             for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }
             let all = Set(IngestTopics().all.flatMap { topic in (0..<4).map { "\(topic)/\($0)" } })
-            try await TestDatabase.withFreshDatabase("e2e_lag") { _, configuration in
-                let url =
-                    "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+            try await TestDatabase.withFreshDatabase("e2e_lag") { client, configuration in
+                try await TestDatabase.migrate(client)
+                let url = TestDatabase.url(configuration, as: .writer)
                 let first = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-lag", name: "lag-1")
                 defer { first.kill() }
@@ -157,9 +157,9 @@ extension WorkerProcessSuites {
         func workerAllocator() async throws {
             let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
             for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 1) }
-            try await TestDatabase.withFreshDatabase("e2e_allocator") { _, configuration in
-                let url =
-                    "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+            try await TestDatabase.withFreshDatabase("e2e_allocator") { client, configuration in
+                try await TestDatabase.migrate(client)
+                let url = TestDatabase.url(configuration, as: .writer)
                 let worker = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers, databaseURL: url, group: "e2e-allocator", name: "allocator")
                 defer { worker.kill() }

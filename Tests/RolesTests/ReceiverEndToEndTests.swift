@@ -42,8 +42,8 @@ extension WorkerProcessSuites {
             let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestDatabase.logger)
             for topic in IngestTopics().all { try cluster.createTopic(topic, partitions: 4) }
             try await TestDatabase.withFreshDatabase(name) { client, configuration in
-                let url =
-                    "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+                try await TestDatabase.migrate(client)
+                let url = TestDatabase.url(configuration, as: .writer)
                 let worker = try SwitchboardProcess.worker(
                     bootstrap: cluster.bootstrapServers, databaseURL: url, group: name, name: name)
                 defer { worker.kill() }

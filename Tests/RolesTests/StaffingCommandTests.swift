@@ -58,8 +58,9 @@ struct StaffingPlanProcessTests {
     @Test("the CSV printed is the plan stored: one interval per staffed row, the same agents, the notes")
     func planPrintedIsPlanStored() async throws {
         try await TestDatabase.withFreshDatabase("staffing_plan") { client, configuration in
-            let url =
-                "postgres://\(configuration.username)@\(configuration.host):\(configuration.port)/\(configuration.database)"
+            // `switchboard migrate` as the owner, then the command as a member of switchboard_writer.
+            try await TestDatabase.migrate(client)
+            let url = TestDatabase.url(configuration, as: .writer)
             let environment = ProcessInfo.processInfo.environment.merging([
                 "SWITCHBOARD_DATABASE_URL": url, "SWITCHBOARD_LOG_LEVEL": "error",
             ]) { $1 }

@@ -50,7 +50,7 @@ struct IngestPipelineTests {
         _ body: @Sendable (PostgresClient, DatabaseConfiguration, IngestPipeline) async throws -> Void
     ) async throws {
         try await TestDatabase.withFreshDatabase(name) { client, database in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            try await TestDatabase.migrate(client)
             let pipeline = IngestPipeline(
                 configuration: configuration, client: client, database: database, logger: TestDatabase.logger)
             try await body(client, database, pipeline)

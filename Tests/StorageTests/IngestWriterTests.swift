@@ -10,7 +10,7 @@ import Testing
 struct IngestWriterTests {
     static func migrated(_ name: String, _ body: @Sendable (PostgresClient) async throws -> Void) async throws {
         try await TestDatabase.withFreshDatabase(name) { client, _ in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            try await TestDatabase.migrate(client)
             try await body(client)
         }
     }

@@ -52,6 +52,7 @@ struct MigrationFileTests {
             18, "the ingest's upsert stashes the rows it writes itself", 5,
             "b1f1b4c26577f3cfd60e84b7cc7bf835dc9a277350f0f8ae4b037154b17efde9"
         ),
+        (19, "least privilege", 15, "1e31974e8412a7e5fe9217b290e2e63a9c54253246849fbbca5bdf356c38fc85"),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")

@@ -15,7 +15,7 @@ struct SchemaFileTests {
     @Test("pg_dump --schema-only of a freshly migrated database is docs/schema.sql")
     func schemaFile() async throws {
         let dump = try await TestDatabase.withFreshDatabase("schema_file") { client, configuration in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            try await TestDatabase.migrate(client)
             // The monthly partitions depend on the month the migration ran (the current one and
             // those ahead): left out, so the file is the same every month.
             let partitions = try await client.query(

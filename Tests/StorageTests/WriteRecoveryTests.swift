@@ -242,7 +242,7 @@ struct WriteRecoveryTests {
     @Test("a write stuck in its transaction is abandoned at its deadline, shows as stalled, and is written once")
     func stuckWrite() async throws {
         try await TestDatabase.withFreshDatabase("stuck_write") { client, database in
-            try await Migrator(client: client, logger: TestDatabase.logger).migrate(SwitchboardSchema.migrations)
+            try await TestDatabase.migrate(client)
             let pipeline = IngestPipeline(
                 configuration: .init(
                     group: "g", lanes: 1, maximumBackoff: .milliseconds(200), writeTimeout: .seconds(1),

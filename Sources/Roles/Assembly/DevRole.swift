@@ -74,7 +74,7 @@ public enum DevRole {
                 .init(service: producer),
                 .init(
                     service: MigrationService(
-                        client: postgres, gate: schema, analysts: analysts, logger: logger,
+                        client: postgres, gate: schema, analysts: analysts, mode: .migrate, logger: logger,
                         afterwards: { banner.print() })),
                 .init(service: ingest),
                 .init(service: hook.reloadService),

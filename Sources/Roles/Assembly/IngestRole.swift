@@ -37,7 +37,9 @@ public enum IngestRole {
         let analysts = AnalystSetup(attributeKeys: settings.analystAttributeKeys, flows: { flows.current?.flows })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: postgres),
-            .init(service: MigrationService(client: postgres, gate: schema, analysts: analysts, logger: logger)),
+            .init(
+                service: MigrationService(
+                    client: postgres, gate: schema, analysts: analysts, mode: .verify, logger: logger)),
             .init(service: ingest),
         ]
         if hasFlows {

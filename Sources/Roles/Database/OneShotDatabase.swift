@@ -2,36 +2,59 @@ import Logging
 import PostgresNIO
 import Storage
 
-/// A connected database for one-shot commands (`migrate`, `import`, `dlq`).
+/// A connected database for one-shot commands (`migrate`, `import`, `dlq`, `rollup`, `staffing`,
+/// `retention`).
+///
+/// Only `migrate` changes the schema: every other command checks that it is current
+/// (``Migrator/verify(_:)``) and refuses to run when it is not, so it needs no more than its
+/// role's privileges.
 public enum OneShotDatabase {
-    /// Runs `body` with a running client to `settings`' database, after applying the migrations.
+    /// Runs `body` with a running client to `settings`' database once the schema is checked
+    /// current and the analysts' data written (the writer's commands).
     ///
-    /// - Parameter analysts: What the migration writes for the analysts; by default from
-    ///   `settings` (reading `flows/`).
-    /// - Throws: What connecting, migrating or `body` throws.
+    /// - Parameter analysts: What is written for the analysts; by default from `settings`
+    ///   (reading `flows/`).
+    /// - Throws: ``StorageError`` `.schemaBehind` when a migration is missing, or what
+    ///   connecting, writing or `body` throws.
     public static func run<T: Sendable>(
         _ settings: Settings, analysts: AnalystSetup? = nil,
         _ body: @Sendable (PostgresClient, Logger) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
+            try await Migrator(client: client, logger: logger).verify(SwitchboardSchema.migrations)
             let analysts = analysts ?? AnalystSetup(settings: settings, logger: logger)
-            try await MigrationService.migrate(client: client, analysts: analysts, logger: logger)
+            try await analysts.apply(client: client, logger: logger)
             return try await body(client, logger)
         }
     }
 
-    /// Runs `body` with a running client once the schema is migrated, while the analysts' setup
+    /// Runs `body` with a running client once the schema is checked current, writing nothing
+    /// else: for a role that may not write the analysts' data (`retention`).
+    ///
+    /// - Throws: ``StorageError`` `.schemaBehind` when a migration is missing, or what connecting
+    ///   or `body` throws.
+    public static func verified<T: Sendable>(
+        _ settings: Settings, _ body: @Sendable (PostgresClient, Logger) async throws -> T
+    ) async throws -> T {
+        try await connected(settings) { client, logger in
+            try await Migrator(client: client, logger: logger).verify(SwitchboardSchema.migrations)
+            return try await body(client, logger)
+        }
+    }
+
+    /// Runs `body` with a running client once the schema is checked current, while the analysts' setup
     /// (``AnalystSetup``, from `settings`) runs beside it: for a command that reads what the setup
     /// writes and can read again when it must. `body` awaits the setup's task (`true`: it rewrote
     /// the calendar or the business days); this waits for it in any case.
     ///
-    /// - Throws: What connecting, migrating, the setup or `body` throws.
+    /// - Throws: ``StorageError`` `.schemaBehind` when a migration is missing, or what connecting,
+    ///   the setup or `body` throws.
     public static func run<T: Sendable>(
         _ settings: Settings,
         besideAnalysts body: @Sendable (PostgresClient, Logger, _ setup: Task<Bool, any Error>) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
-            try await Migrator(client: client, logger: logger).migrate(SwitchboardSchema.migrations)
+            try await Migrator(client: client, logger: logger).verify(SwitchboardSchema.migrations)
             let analysts = AnalystSetup(settings: settings, logger: logger)
             let setup = Task { try await analysts.apply(client: client, logger: logger) }
             let result: T
