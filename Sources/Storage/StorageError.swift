@@ -1,3 +1,5 @@
+import PostgresNIO
+
 /// An error of the storage adapter.
 ///
 /// Like `PSQLError` (and the Kafka binding's `KafkaError`), a struct with an extensible ``Code``
@@ -16,6 +18,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case alreadyWritten
             case connectionClosed
             case connection
+            case server
         }
 
         fileprivate let base: Base
@@ -42,6 +45,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let connectionClosed = Code(base: .connectionClosed)
         /// The server could not be reached or refused the connection (TLS, authentication).
         public static let connection = Code(base: .connection)
+        /// The server answered a statement with an error (a missing privilege, a constraint).
+        public static let server = Code(base: .server)
 
         public var description: String {
             switch base {
@@ -55,6 +60,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
             case .alreadyWritten: "alreadyWritten"
             case .connectionClosed: "connectionClosed"
             case .connection: "connection"
+            case .server: "server"
             }
         }
     }
@@ -71,4 +77,25 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "StorageError.\(code): \(message)" }
+}
+
+extension StorageError {
+    /// A one-line description of `error` for people: postgres-nio's errors describe themselves
+    /// only generically, and in full with the statement and its binds (which may hold data). This
+    /// keeps the SQLSTATE and the server's message, never the statement.
+    public static func summary(of error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        var parts = ["PSQLError.\(error.code)"]
+        if let state = error.serverInfo?[.sqlState], let message = error.serverInfo?[.message] {
+            parts.append("\(state) \(message)")
+        }
+        if let underlying = error.underlying { parts.append(String(describing: underlying)) }
+        return parts.joined(separator: ": ")
+    }
+
+    /// `error` as a ``Code/server`` error when the server answered it, else `error` itself.
+    public static func fromServer(_ error: any Error) -> any Error {
+        guard let psql = error as? PSQLError, psql.serverInfo?[.sqlState] != nil else { return error }
+        return StorageError(code: .server, message: summary(of: psql))
+    }
 }

@@ -121,7 +121,7 @@ struct StaffingPlanProcessTests {
             // Each printed note is stored with the plan.
             let notes = lines.filter { $0.hasPrefix("note: ") }.map { String($0.dropFirst(6)) }
             let storedNotes = try await client.query("SELECT notes FROM staffing_plan", logger: TestDatabase.logger)
-            for try await list in storedNotes.decode([String].self) { #expect(list == notes) }
+            for try await list in storedNotes.decode([String].self) { #expect(list == notes, "\(output)") }
 
             // Business days rewritten while a plan reads (the analysts' setup beside it): the plan
             // reads again and follows them. The probe is a day without a closure in flows/.

@@ -78,7 +78,7 @@ public struct MigrationService: Service {
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { return false }
                 let delay = backoff.next()
-                logger.warning("\(name) failed, retrying in \(delay): \(error)")
+                logger.warning("\(name) failed, retrying in \(delay): \(StorageError.summary(of: error))")
                 try? await Task.sleep(for: delay)
             }
         }

@@ -82,7 +82,13 @@ public enum OneShotDatabase {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             await client.start(in: &group)
             defer { group.cancelAll() }
-            return try await body(client, logger)
+            do {
+                return try await body(client, logger)
+            } catch {
+                // The server's reason ("permission denied for function …"), not postgres-nio's
+                // generic description.
+                throw StorageError.fromServer(error)
+            }
         }
     }
 

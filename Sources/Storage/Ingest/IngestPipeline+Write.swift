@@ -103,13 +103,5 @@ extension IngestPipeline {
 
     /// A one-line description of a write error for logs and readiness: postgres-nio's errors
     /// describe themselves only generically, and in full with the statement and its binds.
-    static func summary(of error: any Error) -> String {
-        guard let error = error as? PSQLError else { return String(describing: error) }
-        var parts = ["PSQLError.\(error.code)"]
-        if let state = error.serverInfo?[.sqlState], let message = error.serverInfo?[.message] {
-            parts.append("\(state) \(message)")
-        }
-        if let underlying = error.underlying { parts.append(String(describing: underlying)) }
-        return parts.joined(separator: ": ")
-    }
+    static func summary(of error: any Error) -> String { StorageError.summary(of: error) }
 }

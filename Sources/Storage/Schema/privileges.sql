@@ -62,6 +62,11 @@ BEGIN
             ('switchboard_writer', 'SELECT, INSERT, UPDATE', 'TABLE dead_letter'),
             ('switchboard_writer', 'USAGE', 'SEQUENCE dead_letter_id_seq'),
             ('switchboard_writer', 'SELECT', 'TABLE raw_retention'),
+            -- The staffing history reads contact_outcome; `rollup check` compares the views with
+            -- their definitions.
+            ('switchboard_writer', 'SELECT',
+             'TABLE contact_outcome, queue_interval_metrics, store_day_metrics, agent_contact_interval_metrics, '
+             'agent_interval_metrics, agent_status_interval, agent_activity_segment'),
             ('switchboard_writer', 'SELECT, INSERT, UPDATE, DELETE',
              'TABLE queue_interval_rollup, store_day_rollup, agent_status_rollup, agent_interval_rollup, '
              'agent_latest_event, rollup_business_day_snapshot'),
