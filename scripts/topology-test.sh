@@ -7,13 +7,19 @@
 # One embedded broker process (`switchboard broker`), `switchboard migrate`, two `ingest` workers
 # of one group, two `serve` replicas behind HAProxy (health check on /ready/hook, as a Kubernetes
 # Service uses readiness), and `switchboard simulate` sending its IVR calls through HAProxy.
-# Checks, in order:
-#   1. rows flow (CTRs, agent events) and the console is live on both serve replicas;
+# PostgreSQL gets the production roles from deploy/postgres-init/roles.psql (trust authentication
+# on loopback, so no passwords): migrate runs as switchboard_owner, the ingest workers as
+# switchboard_ingest, retention as switchboard_retention_job; serve and simulate get no database
+# URL. The checks read the tables as the superuser. Checks, in order:
+#   1. rows flow (CTRs, agent events) and the console is live on both serve replicas; every
+#      session of the database is an ingest worker's, as switchboard_ingest, which is no
+#      superuser and not the schema's owner;
 #   2. a rolling SIGTERM of each serve replica (drain, exit, restart, ready) while an open-loop
 #      load of hook calls runs through HAProxy: 0 failed hook calls;
 #   3. a SIGKILL of one ingest worker mid-stream: afterwards sum(versions_seen) equals the CTR
 #      messages in Kafka, every agent and contact event is stored once, and the stored offsets
-#      equal the topics' ends (exactly once).
+#      equal the topics' ends (exactly once);
+#   4. `switchboard retention --dry-run` runs as switchboard_retention_job.
 # Prints the figures (hook calls, failures, time to ready per role, rows) and exits non-zero on
 # the first failed check. SWITCHBOARD_BINARY and SWITCHBOARD_BENCH_BINARY: the binaries to run
 # (default: debug builds).
@@ -76,7 +82,16 @@ pg_port=$(free_port)
 log "PostgreSQL on 127.0.0.1:$pg_port"
 start_postgres "$work/pg" "$pg_port" fast
 create_database "$pg_port" switchboard
-export SWITCHBOARD_DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/switchboard"
+log "database roles: deploy/postgres-init/roles.psql (no passwords: the cluster trusts loopback)"
+env -u POSTGRES_OWNER_PASSWORD -u POSTGRES_INGEST_PASSWORD -u POSTGRES_RETENTION_PASSWORD \
+    psql -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -X -v ON_ERROR_STOP=1 -v database=switchboard \
+    -f deploy/postgres-init/roles.psql >"$work/roles.log" 2>&1 || fail "deploy/postgres-init/roles.psql failed"
+database_url() { echo "postgres://$1@127.0.0.1:$pg_port/switchboard"; }
+owner_url=$(database_url switchboard_owner)
+writer_url=$(database_url switchboard_ingest)
+retention_url=$(database_url switchboard_retention_job)
+# Each role gets its own URL below; serve and simulate none.
+unset SWITCHBOARD_DATABASE_URL
 export SWITCHBOARD_LOG_LEVEL=warning
 export SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS=6000
 export SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS=5
@@ -93,13 +108,13 @@ bootstrap=$(cat "$work/bootstrap")
 export SWITCHBOARD_KAFKA_BOOTSTRAP=$bootstrap
 log "broker at $bootstrap"
 
-log "migrate"
-"$binary" migrate >"$work/migrate.log" 2>&1 || fail "switchboard migrate failed"
+log "migrate, as switchboard_owner"
+SWITCHBOARD_DATABASE_URL=$owner_url "$binary" migrate >"$work/migrate.log" 2>&1 || fail "switchboard migrate failed"
 
 declare -A port time_to_ready
 for role in ingest-1 ingest-2 serve-1 serve-2 simulator; do port[$role]=$(free_port); done
 for role in ingest-1 ingest-2; do
-    start "$role" "$binary" ingest --http-port "${port[$role]}"
+    start "$role" env SWITCHBOARD_DATABASE_URL="$writer_url" "$binary" ingest --http-port "${port[$role]}"
     eval "pid_${role/-/_}=$started"
 done
 serve_start() {
@@ -158,6 +173,20 @@ for role in serve-1 serve-2; do
     done
 done
 log "rows flowing; agents live on serve-1 and serve-2"
+# Who is connected to the database: only the ingest workers (serve and simulate have no URL,
+# migrate has ended), as switchboard_ingest, which is no superuser, does not own the database,
+# and is no member of the role that owns the schema's tables.
+sessions=$(psql_value "SELECT a.usename || '|' || r.rolsuper || '|' || (d.datdba = r.oid)
+        || '|' || pg_has_role(r.oid, (SELECT relowner FROM pg_class WHERE oid = 'public.schema_migration'::regclass), 'MEMBER')
+    FROM pg_stat_activity a JOIN pg_roles r ON r.oid = a.usesysid JOIN pg_database d ON d.oid = a.datid
+    WHERE a.datname = 'switchboard' AND a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()
+    GROUP BY 1")
+echo "  database sessions (user|superuser|owns the database|member of the schema's owner): ${sessions//$'\n'/ }"
+[ "$sessions" = "switchboard_ingest|false|false|false" ] ||
+    fail "the database's sessions are not only switchboard_ingest's, a plain role that does not own the schema: ${sessions//$'\n'/ }"
+owners=$(psql_value "SELECT string_agg(DISTINCT pg_get_userbyid(relowner), ',') FROM pg_class
+    WHERE relnamespace = 'public'::regnamespace")
+[ "$owners" = switchboard_owner ] || fail "the schema's relations are owned by $owners, not switchboard_owner alone"
 
 log "2. rolling SIGTERM of each serve replica under a fixed-rate hook load through HAProxy"
 cc -O2 -Wall -o "$work/fixed-rate" scripts/tools/fixed-rate.c -lm
@@ -238,6 +267,12 @@ if [ "$agent_rows" -ne "$agent_messages" ]; then
     fail "agent_event rows $agent_rows != $agent_messages messages"
 fi
 [ "$contact_rows" -eq "$contact_messages" ] || fail "contact_event rows $contact_rows != $contact_messages messages"
+
+log "4. retention as switchboard_retention_job (a dry run: it lists, drops nothing)"
+SWITCHBOARD_DATABASE_URL=$retention_url "$binary" retention --keep 1200mo --dry-run >"$work/retention.log" 2>&1 ||
+    fail "switchboard retention --dry-run failed as switchboard_retention_job"
+grep -q "nothing older than 1200 months" "$work/retention.log" ||
+    fail "switchboard retention --dry-run did not report its result: $(tail -n 3 "$work/retention.log")"
 
 log "figures"
 for role in "${!time_to_ready[@]}"; do echo "  time to ready: $role ${time_to_ready[$role]} ms"; done | sort

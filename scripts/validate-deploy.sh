@@ -10,13 +10,15 @@
 #
 #   0. scripts/deploycheck/tests: the checkers' unit tests (python3 -m unittest);
 #   1. docker-compose.yml: `docker-compose config` (default and simulator profile, with
-#      deploy/compose.env.example) and its refusal without credentials; deploycheck/compose.py:
+#      deploy/compose.env.example) and its refusal without each credential; deploycheck/compose.py:
 #      the example's credentials, the KRaft CLUSTER_ID, ports on 127.0.0.1, postgres probed over
-#      TCP, healthchecks, Kafka properties for every role;
+#      TCP, healthchecks, Kafka properties for every role, a database login per role (none the
+#      superuser, only migrate the owner) whose password the init script sets;
 #   2. deploy/kubernetes: `kubectl kustomize` with kustomize's default settings (as
 #      `kubectl apply -k` does), alone and with components/live-flows or components/receive, and
 #      kafka-topics/; kubeconform when installed; deploycheck/kubernetes.py on the rendered
-#      objects: probes per role, preStop and grace period, resources, secrets per role, CA
+#      objects: probes per role, preStop and grace period, resources, secrets per role (one
+#      database Secret and login per role, no administrator, only migrate the owner), CA
 #      mounts, selectors, security context, every referenced object defined;
 #   3. deploy/Dockerfile: deploycheck/dockerfile.py: the Swift image's version >= every
 #      dependency's swift-tools-version, runtime base consistent with the build, runtime
@@ -109,14 +111,22 @@ say "docker-compose $(docker-compose version --short 2>/dev/null || echo '?'): c
 say "docker-compose: config --profile simulator"
 "${compose[@]}" --env-file deploy/compose.env.example --profile simulator config -q 2>"$work/compose-sim.err" ||
     fail compose "docker-compose config --profile simulator refuses docker-compose.yml" "$work/compose-sim.err"
-say "docker-compose: without a password or tokens the file must not start (no fixed credentials)"
-: >"$work/empty.env"
-if env -u POSTGRES_PASSWORD -u SWITCHBOARD_HOOK_TOKENS -u SWITCHBOARD_CONSOLE_TOKENS \
-    "${compose[@]}" --env-file "$work/empty.env" config -q >"$work/compose-nosecret.out" 2>&1; then
-    fail compose-secrets "docker-compose.yml renders without POSTGRES_PASSWORD/SWITCHBOARD_*_TOKENS set: it carries a default credential; use \${VAR:?message} and deploy/compose.env.example"
-elif ! grep -q POSTGRES_PASSWORD "$work/compose-nosecret.out"; then
-    fail compose-secrets "docker-compose config failed without credentials, but not because of POSTGRES_PASSWORD" "$work/compose-nosecret.out"
-fi
+# The credentials the file requires (deploycheck.compose.REQUIRED_IN_EXAMPLE): the passwords of
+# PostgreSQL's superuser and of each login, and the tokens. Without any one of them (taken out of
+# the example and of this shell's environment) compose must refuse, naming it in its message
+# (docker-compose 1.29 also echoes the service's every `${…:?set …}`, which the pattern skips).
+required=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/scripts" python3 -c 'from deploycheck.compose import REQUIRED_IN_EXAMPLE; print(*REQUIRED_IN_EXAMPLE)')
+unset_required=()
+for key in $required; do unset_required+=(-u "$key"); done
+say "docker-compose: without any one of $required the file must not render (no fixed credentials)"
+for key in $required; do
+    grep -v "^$key=" deploy/compose.env.example >"$work/without.env"
+    if env "${unset_required[@]}" "${compose[@]}" --env-file "$work/without.env" config -q >"$work/compose-nosecret.out" 2>&1; then
+        fail compose-secrets "docker-compose.yml renders without $key: it carries a default credential; use \${$key:?message} and deploy/compose.env.example"
+    elif ! grep -Eq "(^|[^?])set $key \(" "$work/compose-nosecret.out"; then
+        fail compose-secrets "docker-compose config failed without $key, but not because of it" "$work/compose-nosecret.out"
+    fi
+done
 deploycheck compose "$root" "$work/compose.yaml"
 
 # --- 2. Kubernetes: kustomize renders -------------------------------------------------------------

@@ -15,7 +15,11 @@ runs that command, and its refusals (a bad file, a file that renders without cre
 - ports: every published port binds 127.0.0.1;
 - credentials: no password or token in docker-compose.yml (required variables, ${VAR:?...});
   deploy/compose.env.example gives each required one, >= 16 bytes where the roles require it,
-  none a placeholder.
+  none a placeholder, each database login's password its own;
+- database logins (deploy/README.md, "Database roles"): each role that uses PostgreSQL names its
+  login in SWITCHBOARD_DATABASE_URL; none is the superuser (postgres' POSTGRES_USER), only migrate
+  is the owner, and serve, receive and simulate get no database URL; the password variable of
+  each URL is given to postgres, whose init script (in /docker-entrypoint-initdb.d) sets it.
 
 Prints each check's summary; exits 1 with the list of problems.
 """
@@ -37,11 +41,22 @@ F = "docker-compose.yml"
 SERVICES = ("kafka", "kafka-init", "postgres", "migrate", "ingest-1", "ingest-2", "serve")
 TOPICS = ("contact-records", "agent-events", "contact-events")
 CLUSTER_ID_KEYS = ("CLUSTER_ID", "KAFKA_CLUSTER_ID", "KAFKA_KRAFT_CLUSTER_ID")
-SECRET_KEYS = ("POSTGRES_PASSWORD", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET",
-               "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS")
-REQUIRED_IN_EXAMPLE = ("POSTGRES_PASSWORD", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS")
+# PostgreSQL's passwords: the superuser's (the image's POSTGRES_PASSWORD) and one per login the
+# init script creates (deploy/postgres-init/roles.psql).
+DATABASE_PASSWORD_KEYS = ("POSTGRES_PASSWORD", "POSTGRES_OWNER_PASSWORD", "POSTGRES_INGEST_PASSWORD",
+                          "POSTGRES_RETENTION_PASSWORD")
+SECRET_KEYS = DATABASE_PASSWORD_KEYS + ("SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET",
+                                        "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS")
+# What docker-compose.yml requires (validate-deploy.sh checks that it refuses to render without each).
+REQUIRED_IN_EXAMPLE = ("POSTGRES_PASSWORD", "POSTGRES_OWNER_PASSWORD", "POSTGRES_INGEST_PASSWORD",
+                       "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS")
 REQUIRED_VAR = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?\?[^}]*\}$")
 MIN_CREDENTIAL_BYTES = 16
+# The roles that never connect to PostgreSQL (the image's default command is serve).
+NO_DATABASE_ROLES = ("serve", "receive", "simulate")
+# A postgres:// URL's user and password (the password may be a ${VAR:?...} reference).
+DATABASE_URL = re.compile(r"^[a-z]+://(?:(?P<user>[^:@/]*)(?::(?P<password>[^@]*))?@)?")
+INITDB_DIR = "/docker-entrypoint-initdb.d/"
 
 
 def env_of(service):
@@ -180,8 +195,70 @@ def no_credentials(report, raw_services):
             m = re.match(r"^[a-z]+://[^:@/]+:(.*)@", str(url))
             if m and not REQUIRED_VAR.match(m.group(1)):
                 report.problem(C, F, f"{name}: SWITCHBOARD_DATABASE_URL carries a password ({m.group(1)!r}); "
-                                     "use ${POSTGRES_PASSWORD:?...}")
+                                     "use its login's ${POSTGRES_…_PASSWORD:?...}")
     report.say(f"{F}: no password or token in the file")
+
+
+def role_of(service):
+    """The Switchboard command a service runs: the first word of its command (the image runs serve)."""
+    command = service.get("command")
+    words = shlex.split(command) if isinstance(command, str) else [str(w) for w in command or []]
+    return words[0] if words else "serve"
+
+
+def database_logins(report, raw_services):
+    """Each role connects as a login of its own: never the superuser, the owner only for migrate."""
+    postgres = raw_services.get("postgres") or {}
+    postgres_env = env_of(postgres)
+    superuser = str(postgres_env.get("POSTGRES_USER") or "postgres")
+    logins = {}   # service -> (role, user, its password's variable)
+    for name, s in raw_services.items():
+        url = env_of(s).get("SWITCHBOARD_DATABASE_URL")
+        if url is None:
+            continue
+        role = role_of(s)
+        if role in NO_DATABASE_ROLES:
+            report.problem(C, F, f"{name}: `{role}` never connects to PostgreSQL: give it no SWITCHBOARD_DATABASE_URL")
+            continue
+        m = DATABASE_URL.match(str(url))
+        user = m.group("user") if m else None
+        if not user:
+            report.problem(C, F, f"{name}: SWITCHBOARD_DATABASE_URL names no user; each role connects as a login of its own")
+            continue
+        password = (m.group("password") or "") if m else ""
+        if not password:
+            report.problem(C, F, f"{name}: SWITCHBOARD_DATABASE_URL has no password; over the network the postgres "
+                                 "image requires one (${POSTGRES_…_PASSWORD:?...})")
+        variable = re.match(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)", password)
+        logins[name] = (role, user, variable.group(1) if variable else None)
+        if user == superuser:
+            report.problem(C, F, f"{name}: connects as {user}, the superuser (POSTGRES_USER): use the role's own login "
+                                 "(deploy/README.md, Database roles)")
+    owners = {user for role, user, _ in logins.values() if role == "migrate"}
+    if not owners and any(role_of(s) == "migrate" for s in raw_services.values()):
+        report.problem(C, F, "migrate: no SWITCHBOARD_DATABASE_URL (it connects as the schema's owner)")
+    for name, (role, user, _) in sorted(logins.items()):
+        if role != "migrate" and user in owners:
+            report.problem(C, F, f"{name}: connects as {user}, the schema's owner (migrate's login): only migrate may; "
+                                 f"`{role}` gets a login of its own")
+    # The password each role connects with is the one the init script sets for its login.
+    initdb = [str(v) for v in postgres.get("volumes") or [] if INITDB_DIR in str(v)]
+    if logins and not initdb:
+        report.problem(C, F, f"postgres: no init script in {INITDB_DIR} creates the roles' logins "
+                             "(deploy/postgres-init/compose-initdb.sh)")
+    users_of = {}
+    for name, (_, user, variable) in sorted(logins.items()):
+        if variable is None:
+            continue
+        if variable not in postgres_env:
+            report.problem(C, F, f"postgres: {variable} (the password {name} connects with) is not in its environment, "
+                                 "so the init script cannot set it")
+        users_of.setdefault(variable, set()).add(user)
+    for variable, users in sorted(users_of.items()):
+        if len(users) > 1:
+            report.problem(C, F, f"{variable} is the password of several logins ({', '.join(sorted(users))}): one each")
+    report.say(f"{F}: database logins " + ", ".join(f"{n} as {u}" for n, (_, u, _) in sorted(logins.items()))
+               + f"; none the superuser {superuser}, only migrate the owner")
 
 
 def parse_env_file(text):
@@ -203,7 +280,7 @@ def credential_problems(key, value):
         parts = [p.strip() for p in value.split(",") if p.strip()]
     elif key in ("SWITCHBOARD_HOOK_HMAC_SECRET", "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET"):
         parts = [value] if value else []
-    elif key == "POSTGRES_PASSWORD":
+    elif key in DATABASE_PASSWORD_KEYS:
         return [f"{key} contains a placeholder word"] if PLACEHOLDER_WORDS.search(value) else []
     elif key == "SWITCHBOARD_DATABASE_URL":
         m = re.match(r"^[a-z]+://[^:@/]+:([^@]*)@", value)
@@ -232,7 +309,15 @@ def env_example(report, text):
     for key, value in env.items():
         for message in credential_problems(key, value):
             report.problem(C, where, message)
-    report.say(f"{where}: every credential >= 16 bytes where the roles require it, no placeholder")
+    passwords = {}
+    for key in DATABASE_PASSWORD_KEYS:
+        if env.get(key):
+            passwords.setdefault(env[key], []).append(key)
+    for keys in passwords.values():
+        if len(keys) > 1:
+            report.problem(C, where, f"{' and '.join(keys)} are the same password: each login gets its own")
+    report.say(f"{where}: every credential >= 16 bytes where the roles require it, no placeholder, "
+               "a password per database login")
 
 
 def check(report, raw, rendered, example_text):
@@ -244,6 +329,7 @@ def check(report, raw, rendered, example_text):
     cluster_ids(report, services)
     ports(report, services)
     no_credentials(report, raw_services)
+    database_logins(report, raw_services)
     env_example(report, example_text)
 
 

@@ -14,7 +14,10 @@ a render that is missing or empty is skipped (the shell has reported why). Check
 - each render: apiVersions, the switchboard namespace, no Secret and no placeholder value; per pod
   non-root, no service account token, resources, a locked-down securityContext, every referenced
   ConfigMap / Secret / volume defined; each role receives only the secrets it needs; the CA files
-  the settings name are mounted, and the optional CA Secrets are; per Deployment selectors, >= 2
+  the settings name are mounted, and the optional CA Secrets are; database logins (deploy/README.md,
+  "Database roles"): one Secret per role holds its SWITCHBOARD_DATABASE_URL, each URL names a login
+  of the role's own, none an administrator's (postgres, rdsadmin, …), and only migrate's is the
+  schema's owner; per Deployment selectors, >= 2
   replicas, maxUnavailable 0, Prometheus annotations, probes per role (serve: startup /ready for
   >= 300 s, readiness /ready/hook, liveness /health, a preStop sleep and a grace period that covers
   it, the drain and the consumer close), ingest memory against its measured RSS; a Deployment for
@@ -58,8 +61,16 @@ SECRET_POLICY = {
 CONSUMER_CLOSE_SECONDS = 15
 INGEST_MEASURED_RSS_MIB = 253   # docs/benchmarks.md: make bench-ingest, 246-265 MB (<= 253 MiB) peak worker RSS
 INGEST_FETCH_MIB = 48           # IngestService.consumerProperties fetch.max.bytes; receive.message.max.bytes is twice it
-# The Secrets the deployment steps must create.
-DOCUMENTED_SECRETS = ("switchboard-database", "switchboard-serve", "switchboard-kafka")
+# The Secrets the deployment steps must create: one database URL per role (its own login), then
+# the others.
+DOCUMENTED_SECRETS = ("switchboard-database-owner", "switchboard-database-writer", "switchboard-database-retention",
+                      "switchboard-serve", "switchboard-kafka")
+# Logins that administer a server (a superuser, RDS's and Cloud SQL's administrators, the usual
+# master-user names): no role connects as one; migrate connects as the schema's owner instead.
+ADMIN_LOGINS = ("postgres", "rdsadmin", "rds_superuser", "cloudsqladmin", "cloudsqlsuperuser", "azure_superuser",
+                "azure_pg_admin", "root", "admin", "master")
+# A postgres:// URL's user.
+DATABASE_URL_USER = re.compile(r"^[a-z]+://(?:([^:@/]*)(?::[^@]*)?@)?")
 # The renders of WORK: (file, label, live_flows, ConfigMaps created out of band).
 RENDERS = (
     ("kubernetes.yaml", "kustomize deploy/kubernetes", False, ()),
@@ -201,6 +212,7 @@ class Render:
         self.configmaps = {d["metadata"]["name"]: d for _, d in self.by_kind.get("ConfigMap", [])}
         self.configmaps.update({name: {} for name in external})
         self.deployments = {}   # name -> (pod labels, containers, role)
+        self.database_urls = []   # (where, role, Secret name, URL) of every SWITCHBOARD_DATABASE_URL
 
     def problem(self, where, message):
         self.report.problem(K, where, message)
@@ -227,12 +239,14 @@ class Render:
         if not any(((j.get("spec") or {}).get("template", {}).get("spec", {}).get("containers") or [{}])[0].get("args") == ["migrate"]
                    for _, j in self.by_kind.get("Job", [])):
             self.problem(self.label, "no Job runs `switchboard migrate`")
+        self.database_logins()
         self.services_and_budgets()
         kinds = {}
         for doc in self.docs:
             kinds[doc.get("kind")] = kinds.get(doc.get("kind"), 0) + 1
         self.report.say(f"{self.label}: {sum(kinds.values())} objects {dict(sorted(kinds.items()))}: probes per role, "
-                        "preStop/grace, resources, secrets per role, CA mounts, selectors, security context")
+                        "preStop/grace, resources, secrets per role, a database login per role, CA mounts, selectors, "
+                        "security context")
 
     def objects(self):
         """apiVersions and namespace; no Secret and no placeholder anywhere in the render."""
@@ -274,6 +288,58 @@ class Render:
             elif "value" in e:
                 settings[e.get("name")] = e.get("value")
         return settings, secret_keys, values
+
+    def database_url_secrets(self, container):
+        """The Secrets a container takes SWITCHBOARD_DATABASE_URL from."""
+        names = []
+        for src in container.get("envFrom") or []:
+            name = (src.get("secretRef") or {}).get("name")
+            sec = self.secrets.get(name) or {}
+            if "SWITCHBOARD_DATABASE_URL" in {**(sec.get("data") or {}), **(sec.get("stringData") or {})}:
+                names.append(name)
+        for e in container.get("env") or []:
+            ref = (e.get("valueFrom") or {}).get("secretKeyRef")
+            if ref and e.get("name") == "SWITCHBOARD_DATABASE_URL":
+                names.append(ref.get("name"))
+        return names
+
+    def database_logins(self):
+        """One Secret per role holds its database URL; each role its own login; none an administrator,
+        and only migrate the schema's owner (the login migrate's URL names)."""
+        roles_of_secret, secrets_of_role, users = {}, {}, {}
+        for where, role, secret, url in self.database_urls:
+            roles_of_secret.setdefault(secret, set()).add(role)
+            secrets_of_role.setdefault(role, set()).add(secret)
+            m = DATABASE_URL_USER.match(url)
+            user = m.group(1) if m else None
+            if not user:
+                self.problem(where, f"SWITCHBOARD_DATABASE_URL of Secret {secret} names no user: each role connects as "
+                                    "a login of its own (deploy/README.md, Database roles)")
+                continue
+            users.setdefault(role, set()).add(user)
+            if user in ADMIN_LOGINS:
+                self.problem(where, f"`{role}` connects as {user}, an administrator's login: use the role's own "
+                                    "(deploy/README.md, Database roles)")
+        for secret, roles in sorted(roles_of_secret.items()):
+            if len(roles) > 1:
+                self.problem(self.label, f"Secret {secret} gives SWITCHBOARD_DATABASE_URL to {', '.join(sorted(roles))}: "
+                                         "one Secret per role, so that each role holds only its own login")
+        for role, secrets in sorted(secrets_of_role.items()):
+            if len(secrets) > 1:
+                self.problem(self.label, f"`{role}` takes SWITCHBOARD_DATABASE_URL from several Secrets "
+                                         f"({', '.join(sorted(secrets))}): one")
+        owners = users.get("migrate", set())
+        for role, names in sorted(users.items()):
+            if role != "migrate" and names & owners:
+                self.problem(self.label, f"`{role}` connects as {', '.join(sorted(names & owners))}, the schema's owner "
+                                         "(migrate's login): only migrate may")
+        roles_of_user = {}
+        for role, names in users.items():
+            for user in names:
+                roles_of_user.setdefault(user, set()).add(role)
+        for user, roles in sorted(roles_of_user.items()):
+            if len(roles) > 1 and not roles & {"migrate"}:
+                self.problem(self.label, f"{', '.join(sorted(roles))} share the login {user}: each role gets its own")
 
     def pod(self, where, spec, role):
         """Security, resources, references and the secrets of one pod spec."""
@@ -318,6 +384,9 @@ class Render:
             if m.get("name") not in volumes:
                 self.problem(cw, f"volumeMount {m.get('name')} has no volume")
         _, secret_keys, values = self.env_sources(c)
+        for secret in self.database_url_secrets(c):
+            url = ((self.secrets.get(secret) or {}).get("stringData") or {}).get("SWITCHBOARD_DATABASE_URL", "")
+            self.database_urls.append((cw, role, secret, url))
         # Secrets: what the role needs, nothing more.
         if role in SECRET_POLICY:
             required, allowed = SECRET_POLICY[role]

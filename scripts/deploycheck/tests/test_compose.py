@@ -5,7 +5,6 @@ from .. import compose
 from .support import CheckerTest, report
 
 SWITCHBOARD_ENV = {
-    "SWITCHBOARD_DATABASE_URL": "postgres://switchboard:${POSTGRES_PASSWORD:?set it}@postgres:5432/switchboard",
     "SWITCHBOARD_KAFKA_PROPERTIES": "",
     "SWITCHBOARD_HTTP_HOST": "0.0.0.0",
     "SWITCHBOARD_INGEST_GROUP": "switchboard-ingest",
@@ -13,6 +12,15 @@ SWITCHBOARD_ENV = {
     "SWITCHBOARD_CONSOLE_TOKENS": "${SWITCHBOARD_CONSOLE_TOKENS:?set it}",
 }
 BUILD = {"context": ".", "dockerfile": "deploy/Dockerfile"}
+OWNER_URL = "postgres://switchboard_owner:${POSTGRES_OWNER_PASSWORD:?set it}@postgres:5432/switchboard"
+INGEST_URL = "postgres://switchboard_ingest:${POSTGRES_INGEST_PASSWORD:?set it}@postgres:5432/switchboard"
+
+
+def role_env(url=None):
+    env = dict(SWITCHBOARD_ENV)
+    if url:
+        env["SWITCHBOARD_DATABASE_URL"] = url
+    return env
 
 
 def ready(path):
@@ -30,24 +38,31 @@ GOOD = {"services": {
                    "command": ["for topic in contact-records agent-events contact-events; do create; done"]},
     "postgres": {
         "image": "postgres:16",
-        "environment": {"POSTGRES_PASSWORD": "${POSTGRES_PASSWORD:?set it}"},
+        "environment": {"POSTGRES_USER": "postgres", "POSTGRES_PASSWORD": "${POSTGRES_PASSWORD:?set it}",
+                        "POSTGRES_OWNER_PASSWORD": "${POSTGRES_OWNER_PASSWORD:?set it}",
+                        "POSTGRES_INGEST_PASSWORD": "${POSTGRES_INGEST_PASSWORD:?set it}"},
         "ports": ["127.0.0.1:5432:5432"],
+        "volumes": ["postgres-data:/var/lib/postgresql/data",
+                    "./deploy/postgres-init/compose-initdb.sh:/docker-entrypoint-initdb.d/10-switchboard-roles.sh:ro"],
         "healthcheck": {"test": ["CMD", "pg_isready", "-h", "127.0.0.1", "-p", "5432"]},
     },
-    "migrate": {"image": "switchboard:latest", "build": BUILD, "environment": dict(SWITCHBOARD_ENV),
+    "migrate": {"image": "switchboard:latest", "build": BUILD, "command": ["migrate"], "environment": role_env(OWNER_URL),
                 "depends_on": {"postgres": {"condition": "service_healthy"}}},
-    "ingest-1": {"image": "switchboard:latest", "build": BUILD, "environment": dict(SWITCHBOARD_ENV),
+    "ingest-1": {"image": "switchboard:latest", "build": BUILD, "command": ["ingest"], "environment": role_env(INGEST_URL),
                  "healthcheck": ready("/ready")},
-    "ingest-2": {"image": "switchboard:latest", "build": BUILD, "environment": dict(SWITCHBOARD_ENV),
+    "ingest-2": {"image": "switchboard:latest", "build": BUILD, "command": ["ingest"], "environment": role_env(INGEST_URL),
                  "healthcheck": ready("/ready")},
-    "serve": {"image": "switchboard:latest", "build": BUILD, "environment": dict(SWITCHBOARD_ENV),
+    "serve": {"image": "switchboard:latest", "build": BUILD, "command": ["serve"], "environment": role_env(),
               "healthcheck": ready("/ready/hook"), "volumes": ["./flows:/flows:ro"], "ports": ["127.0.0.1:8080:8080"]},
     "simulator": {"image": "switchboard:latest", "build": BUILD, "profiles": ["simulator"],
+                  "command": ["simulate", "--bootstrap", "kafka:9092"],
                   "environment": {"SWITCHBOARD_KAFKA_PROPERTIES": ""}},
 }}
 GOOD_EXAMPLE = """\
 # local-only credentials
 POSTGRES_PASSWORD=local-postgres-password
+POSTGRES_OWNER_PASSWORD=local-owner-password
+POSTGRES_INGEST_PASSWORD=local-ingest-password
 SWITCHBOARD_HOOK_TOKENS=local-hook-token-0123456789
 SWITCHBOARD_CONSOLE_TOKENS="local-console-token-0123456789"
 SWITCHBOARD_KAFKA_PROPERTIES=
@@ -198,6 +213,81 @@ class ComposeTest(CheckerTest):
         doc["services"]["migrate"]["environment"]["SWITCHBOARD_DATABASE_URL"] = "postgres://switchboard:secret@postgres/switchboard"
         self.assertReports(checked(doc), "migrate: SWITCHBOARD_DATABASE_URL carries a password ('secret')")
 
+    def test_ingest_as_the_owner(self):
+        doc = good()
+        doc["services"]["ingest-2"]["environment"]["SWITCHBOARD_DATABASE_URL"] = OWNER_URL
+        self.assertReports(checked(doc), "ingest-2: connects as switchboard_owner, the schema's owner (migrate's login)")
+
+    def test_ingest_as_the_superuser(self):
+        doc = good()
+        doc["services"]["ingest-1"]["environment"]["SWITCHBOARD_DATABASE_URL"] = \
+            "postgres://postgres:${POSTGRES_PASSWORD:?set it}@postgres:5432/switchboard"
+        self.assertReports(checked(doc), "ingest-1: connects as postgres, the superuser (POSTGRES_USER)")
+
+    def test_migrate_as_the_superuser(self):
+        doc = good()
+        doc["services"]["postgres"]["environment"]["POSTGRES_USER"] = "switchboard"
+        doc["services"]["migrate"]["environment"]["SWITCHBOARD_DATABASE_URL"] = \
+            "postgres://switchboard:${POSTGRES_PASSWORD:?set it}@postgres:5432/switchboard"
+        self.assertReports(checked(doc), "migrate: connects as switchboard, the superuser (POSTGRES_USER)")
+
+    def test_superuser_by_the_image_default(self):
+        doc = good()
+        del doc["services"]["postgres"]["environment"]["POSTGRES_USER"]
+        doc["services"]["migrate"]["environment"]["SWITCHBOARD_DATABASE_URL"] = \
+            "postgres://postgres:${POSTGRES_PASSWORD:?set it}@postgres:5432/switchboard"
+        self.assertReports(checked(doc), "migrate: connects as postgres, the superuser")
+
+    def test_url_without_user_or_password(self):
+        doc = good()
+        doc["services"]["ingest-1"]["environment"]["SWITCHBOARD_DATABASE_URL"] = "postgres://postgres:5432/switchboard"
+        doc["services"]["ingest-2"]["environment"]["SWITCHBOARD_DATABASE_URL"] = "postgres://switchboard_ingest@postgres/switchboard"
+        problems = checked(doc)
+        self.assertReports(problems, "ingest-1: SWITCHBOARD_DATABASE_URL names no user")
+        self.assertReports(problems, "ingest-2: SWITCHBOARD_DATABASE_URL has no password")
+
+    def test_migrate_without_a_database_url(self):
+        doc = good()
+        del doc["services"]["migrate"]["environment"]["SWITCHBOARD_DATABASE_URL"]
+        self.assertReports(checked(doc), "migrate: no SWITCHBOARD_DATABASE_URL")
+
+    def test_serve_and_simulator_with_a_database_url(self):
+        doc = good()
+        doc["services"]["serve"]["environment"]["SWITCHBOARD_DATABASE_URL"] = INGEST_URL
+        doc["services"]["simulator"]["environment"]["SWITCHBOARD_DATABASE_URL"] = INGEST_URL
+        problems = checked(doc)
+        self.assertReports(problems, "serve: `serve` never connects to PostgreSQL")
+        self.assertReports(problems, "simulator: `simulate` never connects to PostgreSQL")
+
+    def test_service_without_command_runs_serve(self):
+        doc = good()
+        del doc["services"]["serve"]["command"]
+        doc["services"]["serve"]["environment"]["SWITCHBOARD_DATABASE_URL"] = INGEST_URL
+        self.assertReports(checked(doc), "serve: `serve` never connects to PostgreSQL")
+
+    def test_login_password_not_given_to_postgres(self):
+        doc = good()
+        del doc["services"]["postgres"]["environment"]["POSTGRES_INGEST_PASSWORD"]
+        self.assertReports(checked(doc), "postgres: POSTGRES_INGEST_PASSWORD (the password ingest-1 connects with) "
+                                         "is not in its environment")
+
+    def test_no_init_script(self):
+        doc = good()
+        doc["services"]["postgres"]["volumes"] = ["postgres-data:/var/lib/postgresql/data"]
+        self.assertReports(checked(doc), "postgres: no init script in /docker-entrypoint-initdb.d/")
+
+    def test_two_logins_one_password(self):
+        doc = good()
+        doc["services"]["ingest-1"]["environment"]["SWITCHBOARD_DATABASE_URL"] = \
+            "postgres://switchboard_ingest:${POSTGRES_OWNER_PASSWORD:?set it}@postgres:5432/switchboard"
+        self.assertReports(checked(doc), "POSTGRES_OWNER_PASSWORD is the password of several logins "
+                                         "(switchboard_ingest, switchboard_owner)")
+
+    def test_login_password_in_the_file(self):
+        doc = good()
+        doc["services"]["postgres"]["environment"]["POSTGRES_INGEST_PASSWORD"] = "ingest-password"
+        self.assertReports(checked(doc), "postgres: POSTGRES_INGEST_PASSWORD has a value in the file")
+
 
 class EnvExampleTest(CheckerTest):
     def env_problems(self, text):
@@ -227,6 +317,18 @@ class EnvExampleTest(CheckerTest):
     def test_placeholder_token(self):
         text = GOOD_EXAMPLE.replace("local-hook-token-0123456789", "changeme-changeme-changeme")
         self.assertReports(self.env_problems(text), "SWITCHBOARD_HOOK_TOKENS contains a placeholder word")
+
+    def test_login_password_missing(self):
+        text = GOOD_EXAMPLE.replace("POSTGRES_INGEST_PASSWORD=local-ingest-password\n", "")
+        self.assertReports(self.env_problems(text), "POSTGRES_INGEST_PASSWORD has no value")
+
+    def test_placeholder_login_password(self):
+        text = GOOD_EXAMPLE.replace("local-owner-password", "changeme")
+        self.assertReports(self.env_problems(text), "POSTGRES_OWNER_PASSWORD contains a placeholder word")
+
+    def test_logins_sharing_a_password(self):
+        text = GOOD_EXAMPLE.replace("local-ingest-password", "local-owner-password")
+        self.assertReports(self.env_problems(text), "POSTGRES_OWNER_PASSWORD and POSTGRES_INGEST_PASSWORD are the same password")
 
     def test_placeholder_in_database_url_and_sasl_password(self):
         text = GOOD_EXAMPLE.replace("SWITCHBOARD_KAFKA_PROPERTIES=", "SWITCHBOARD_KAFKA_PROPERTIES=sasl.username=u,sasl.password=PLACEHOLDER")

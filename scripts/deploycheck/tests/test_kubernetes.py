@@ -19,9 +19,15 @@ POSTGRES_CA = {"name": "postgres-ca", "mountPath": "/etc/switchboard/postgres-ca
 KAFKA_CA = {"name": "kafka-ca", "mountPath": "/etc/switchboard/kafka-ca", "readOnly": True}
 
 # The Secrets deploy/README.md's steps create, as documented_secrets gives them.
+def database_secret(user):
+    return {"stringData": {"SWITCHBOARD_DATABASE_URL": f"postgres://{user}:$PASSWORD@db:5432/switchboard"
+                                                       "?sslmode=verify-full&sslrootcert=/etc/switchboard/postgres-ca/ca.crt"}}
+
+
 SECRETS = {
-    "switchboard-database": {"stringData": {
-        "SWITCHBOARD_DATABASE_URL": "postgres://switchboard@db:5432/switchboard?sslmode=verify-full&sslrootcert=/etc/switchboard/postgres-ca/ca.crt"}},
+    "switchboard-database-owner": database_secret("switchboard_owner"),
+    "switchboard-database-writer": database_secret("switchboard_ingest"),
+    "switchboard-database-retention": database_secret("switchboard_retention_job"),
     "switchboard-kafka": {"stringData": {"SWITCHBOARD_KAFKA_PROPERTIES": "security.protocol=SSL,ssl.ca.location=/etc/switchboard/kafka-ca/ca.crt"}},
     "switchboard-serve": {"stringData": {"SWITCHBOARD_HOOK_TOKENS": "<file hook>", "SWITCHBOARD_CONSOLE_TOKENS": "<file console>"}},
     "switchboard-receiver": {"stringData": {"SWITCHBOARD_FIREHOSE_ACCESS_KEYS": "key"}},
@@ -71,14 +77,15 @@ def pdb(name, **budget):
 
 
 def good_render():
-    ingest = container("ingest", ["switchboard-database", "switchboard-kafka"], [POSTGRES_CA, KAFKA_CA],
+    ingest = container("ingest", ["switchboard-database-writer", "switchboard-kafka"], [POSTGRES_CA, KAFKA_CA],
                        readinessProbe=http("/ready"), livenessProbe=http("/health"))
     ingest["resources"] = {"requests": {"cpu": "500m", "memory": "320Mi"}, "limits": {"memory": "512Mi"}}
     serve = container("serve", ["switchboard-serve", "switchboard-receiver", "switchboard-kafka"], [KAFKA_CA],
                       readinessProbe=http("/ready/hook"), livenessProbe=http("/health"),
                       startupProbe=http("/ready", periodSeconds=5, failureThreshold=120),
                       lifecycle={"preStop": {"exec": {"command": ["/bin/sleep", "10"]}}})
-    migrate = container("migrate", ["switchboard-database"], [POSTGRES_CA])
+    migrate = container("migrate", ["switchboard-database-owner"], [POSTGRES_CA])
+    retention = container("retention", ["switchboard-database-retention"], [POSTGRES_CA])
     return [
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}},
         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta("switchboard-settings"),
@@ -93,6 +100,10 @@ def good_render():
          "spec": {"template": {"spec": {"restartPolicy": "OnFailure", "automountServiceAccountToken": False,
                                         "securityContext": dict(POD_SECURITY), "containers": [migrate],
                                         "volumes": copy.deepcopy(CA_VOLUMES[:1])}}}},
+        {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": meta("switchboard-retention"),
+         "spec": {"jobTemplate": {"spec": {"template": {"spec": {
+             "restartPolicy": "OnFailure", "automountServiceAccountToken": False, "securityContext": dict(POD_SECURITY),
+             "containers": [retention], "volumes": copy.deepcopy(CA_VOLUMES[:1])}}}}}},
         pdb("switchboard-ingest", maxUnavailable=1),
         pdb("switchboard-serve", minAvailable=2),
     ]
@@ -104,6 +115,12 @@ def find(docs, kind, name):
 
 def pod(docs, name):
     return find(docs, "Deployment", name)["spec"]["template"]["spec"]
+
+
+def job_container(docs, kind, name):
+    spec = find(docs, kind, name)["spec"]
+    spec = spec["jobTemplate"]["spec"] if kind == "CronJob" else spec
+    return spec["template"]["spec"]["containers"][0]
 
 
 def checked(docs, live_flows=False, secrets=SECRETS, external=(), text=None):
@@ -264,6 +281,54 @@ class RenderTest(CheckerTest):
         find(docs, "Job", "switchboard-migrate")["spec"]["template"]["spec"]["containers"][0]["envFrom"].pop()
         self.assertReports(checked(docs), "Job/switchboard-migrate", "`migrate` needs SWITCHBOARD_DATABASE_URL from a Secret")
 
+    def test_ingest_reusing_the_owner_secret(self):
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["containers"][0]["envFrom"][1] = {"secretRef": {"name": "switchboard-database-owner"}}
+        problems = checked(docs)
+        self.assertReports(problems, "Secret switchboard-database-owner gives SWITCHBOARD_DATABASE_URL to ingest, migrate",
+                           "one Secret per role")
+        self.assertReports(problems, "`ingest` connects as switchboard_owner, the schema's owner (migrate's login)")
+
+    def test_retention_as_the_owner_from_a_secret_of_its_own(self):
+        secrets = copy.deepcopy(SECRETS)
+        secrets["switchboard-database-retention"] = database_secret("switchboard_owner")
+        self.assertReports(checked(good_render(), secrets=secrets), "`retention` connects as switchboard_owner, the schema's owner")
+
+    def test_owner_url_by_a_single_key_reference(self):
+        docs = good_render()
+        c = pod(docs, "switchboard-ingest")["containers"][0]
+        c["envFrom"] = [e for e in c["envFrom"] if (e.get("secretRef") or {}).get("name") != "switchboard-database-writer"]
+        c["env"] = [{"name": "SWITCHBOARD_DATABASE_URL",
+                     "valueFrom": {"secretKeyRef": {"name": "switchboard-database-owner", "key": "SWITCHBOARD_DATABASE_URL"}}}]
+        self.assertReports(checked(docs), "Secret switchboard-database-owner gives SWITCHBOARD_DATABASE_URL to ingest, migrate")
+
+    def test_administrator_logins(self):
+        secrets = copy.deepcopy(SECRETS)
+        secrets["switchboard-database-writer"] = database_secret("postgres")
+        secrets["switchboard-database-owner"] = database_secret("rdsadmin")
+        problems = checked(good_render(), secrets=secrets)
+        self.assertReports(problems, "container ingest", "`ingest` connects as postgres, an administrator's login")
+        self.assertReports(problems, "container migrate", "`migrate` connects as rdsadmin, an administrator's login")
+
+    def test_roles_sharing_a_login(self):
+        secrets = copy.deepcopy(SECRETS)
+        secrets["switchboard-database-retention"] = database_secret("switchboard_ingest")
+        self.assertReports(checked(good_render(), secrets=secrets), "ingest, retention share the login switchboard_ingest")
+
+    def test_database_url_without_a_user(self):
+        secrets = copy.deepcopy(SECRETS)
+        secrets["switchboard-database-writer"]["stringData"]["SWITCHBOARD_DATABASE_URL"] = "postgres://db:5432/switchboard"
+        self.assertReports(checked(good_render(), secrets=secrets), "container ingest",
+                           "SWITCHBOARD_DATABASE_URL of Secret switchboard-database-writer names no user")
+
+    def test_two_database_secrets_in_one_role(self):
+        docs = good_render()
+        job_container(docs, "CronJob", "switchboard-retention")["envFrom"].append(
+            {"secretRef": {"name": "switchboard-database-writer"}})
+        problems = checked(docs)
+        self.assertReports(problems, "`retention` takes SWITCHBOARD_DATABASE_URL from several Secrets")
+        self.assertReports(problems, "Secret switchboard-database-writer gives SWITCHBOARD_DATABASE_URL to ingest, retention")
+
     def test_serve_with_an_open_hook(self):
         secrets = copy.deepcopy(SECRETS)
         del secrets["switchboard-serve"]["stringData"]["SWITCHBOARD_HOOK_TOKENS"]
@@ -282,7 +347,8 @@ class RenderTest(CheckerTest):
 
     def test_ca_file_not_mounted(self):
         secrets = copy.deepcopy(SECRETS)
-        secrets["switchboard-database"]["stringData"]["SWITCHBOARD_DATABASE_URL"] = "postgres://db/switchboard?sslrootcert=/etc/ssl/db/ca.crt"
+        secrets["switchboard-database-writer"]["stringData"]["SWITCHBOARD_DATABASE_URL"] = \
+            "postgres://switchboard_ingest@db/switchboard?sslrootcert=/etc/ssl/db/ca.crt"
         self.assertReports(checked(good_render(), secrets=secrets), "sslrootcert /etc/ssl/db/ca.crt is not on a mounted volume")
 
     def test_optional_kafka_ca_not_mounted(self):
@@ -357,8 +423,12 @@ README = """\
 
 ```sh
 kubectl create namespace switchboard
-kubectl -n switchboard create secret generic switchboard-database \\
-    --from-literal=SWITCHBOARD_DATABASE_URL='postgres://switchboard@db/switchboard'
+kubectl -n switchboard create secret generic switchboard-database-owner \\
+    --from-literal=SWITCHBOARD_DATABASE_URL="postgres://switchboard_owner:${POSTGRES_OWNER_PASSWORD}@db/switchboard"
+kubectl -n switchboard create secret generic switchboard-database-writer \\
+    --from-literal=SWITCHBOARD_DATABASE_URL="postgres://switchboard_ingest:${POSTGRES_INGEST_PASSWORD}@db/switchboard"
+kubectl -n switchboard create secret generic switchboard-database-retention \\
+    --from-literal=SWITCHBOARD_DATABASE_URL='postgres://switchboard_retention_job:'"$RETENTION"'@db/switchboard'
 kubectl -n switchboard create secret generic switchboard-serve \\
     --from-file=SWITCHBOARD_HOOK_TOKENS=hook.txt --from-literal=SWITCHBOARD_CONSOLE_TOKENS="$CONSOLE"
 kubectl -n switchboard create secret generic switchboard-kafka --from-literal=SWITCHBOARD_KAFKA_PROPERTIES=
@@ -375,7 +445,10 @@ class DocumentedSecretsTest(CheckerTest):
     def test_documented_steps(self):
         secrets, problems = self.secrets(README)
         self.assertClean(problems)
-        self.assertEqual(sorted(secrets), ["switchboard-database", "switchboard-kafka", "switchboard-serve"])
+        self.assertEqual(sorted(secrets), ["switchboard-database-owner", "switchboard-database-retention",
+                                           "switchboard-database-writer", "switchboard-kafka", "switchboard-serve"])
+        self.assertEqual(secrets["switchboard-database-retention"]["stringData"]["SWITCHBOARD_DATABASE_URL"],
+                         "postgres://switchboard_retention_job:$RETENTION@db/switchboard")
         self.assertEqual(secrets["switchboard-serve"]["stringData"],
                          {"SWITCHBOARD_HOOK_TOKENS": "<file hook.txt>", "SWITCHBOARD_CONSOLE_TOKENS": "$CONSOLE"})
 
