@@ -105,6 +105,19 @@ answer=$(curl -fsS -X POST "$base/v1/hooks/main" -H 'content-type: application/j
     -d '{"storeId": "shibuya-trattoria"}') || fail "hook call failed"
 grep -q '"result"' <<<"$answer" || fail "hook answer has no result: $answer"
 log "hook answered: $answer"
+# dev runs open on loopback: only its own pages may use it (a DNS-rebinding Host, a form's
+# content type, another site's Origin on the floor's streams are refused).
+status_of() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@"; }
+[ "$(status_of -H 'Host: attacker.example' "$base/v1/floor")" = 403 ] || fail "a foreign Host was not refused"
+[ "$(status_of -X POST "$base/v1/hooks/main" -H 'content-type: text/plain' -d '{"storeId": "x"}')" = 415 ] ||
+    fail "a POST that is not JSON was not refused"
+[ "$(status_of -H 'Origin: http://attacker.example' "$base/v1/floor")" = 403 ] ||
+    fail "another site's Origin on the floor was not refused"
+[ "$(status_of -H 'Origin: http://attacker.example' -H 'Connection: Upgrade' -H 'Upgrade: websocket' \
+    -H 'Sec-WebSocket-Version: 13' -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' "$base/v1/floor/stream")" = 403 ] ||
+    fail "another site's Origin on the WebSocket was not refused"
+[ "$(status_of -H "Origin: $base" "$base/v1/floor")" = 200 ] || fail "the console's own Origin was refused"
+log "open dev refuses a foreign Host (403), a non-JSON POST (415) and a foreign Origin on the floor (403)"
 id=$(curl -fsS -o /dev/null -D - -H 'X-Request-ID: smoke-1' "$base/health" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-request-id"{print $2}')
 [ "$id" = "smoke-1" ] || fail "X-Request-ID not echoed (got '$id')"
 

@@ -120,7 +120,7 @@ def body_for(rng):
     return json.dumps(CONNECT).encode()
 
 
-def headers_for(rng, body, token, secret):
+def headers_for(rng, method, path, body, token, secret):
     headers = {"Content-Type": rng.choice(["application/json", "text/plain", "", "application/json; charset=utf-16",
                                            "multipart/form-data; boundary=x"])}
     auth = rng.randrange(10)
@@ -131,12 +131,15 @@ def headers_for(rng, body, token, secret):
                                                "Bearer \u00e9", ""])
     elif secret and auth in (5, 6):
         stamp = str(int(time.time()) + rng.choice([0, 0, 0, -400, 400, 10**12]))
-        mac = hmac.new(secret.encode(), stamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+        # v2: the timestamp, the method, the target as sent and the body; v1 (timestamp.body) is refused.
+        signed = f"{stamp}\n{method}\n{path}\n".encode() + body
+        mac = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+        v1 = hmac.new(secret.encode(), stamp.encode() + b"." + body, hashlib.sha256).hexdigest()
         headers["X-Switchboard-Timestamp"] = rng.choice([stamp, stamp, "abc", "-1", "1" * 30, ""])
-        headers["X-Switchboard-Signature"] = rng.choice(["sha256=" + mac, "sha256=" + mac, "sha256=" + mac.upper(),
-                                                         "sha256=zz", "sha1=" + mac, mac, "sha256=" + mac[:-1]])
+        headers["X-Switchboard-Signature"] = rng.choice(["v2=" + mac, "v2=" + mac, "v2=" + mac.upper(), "sha256=" + v1,
+                                                         "v2=zz", "sha1=" + mac, mac, "v2=" + mac[:-1]])
     elif auth == 7:
-        headers["X-Switchboard-Signature"] = "sha256=" + "0" * 64
+        headers["X-Switchboard-Signature"] = "v2=" + "0" * 64
     return {k: v for k, v in headers.items() if v != ""}
 
 
@@ -145,12 +148,12 @@ def request_for(rng, token, secret):
     if kind < 7:
         body = body_for(rng)
         path = "/v1/hooks/" + rng.choice(FLOWS)
-        return "POST", path, body, headers_for(rng, body, token, secret)
+        return "POST", path, body, headers_for(rng, "POST", path, body, token, secret)
     if kind == 7:
         query = urllib.parse.urlencode({k: rng.choice(WEIRD_STRINGS + ["2026-12-30", "2027-12-31", "2025-01-01"])
                                         for k in rng.sample(["from", "to", "x"], rng.randrange(4))})
         path = f"/v1/stores/{urllib.parse.quote(rng.choice(STORES))}/hours" + ("?" + query if query else "")
-        return "GET", path, None, headers_for(rng, b"", token, secret)
+        return "GET", path, None, headers_for(rng, "GET", path, b"", token, secret)
     if kind == 8:
         year = rng.choice(["2026", "1947", "1948", "2150", "2151", "-5", "0x10", "20260", "9" * 40, "", "%20"])
         query = rng.choice(["", "?calendar=japan", "?calendar=hanamaru-group", "?calendar=%00", "?calendar="])

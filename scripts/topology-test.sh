@@ -117,8 +117,10 @@ for role in ingest-1 ingest-2; do
     start "$role" env SWITCHBOARD_DATABASE_URL="$writer_url" "$binary" ingest --http-port "${port[$role]}"
     eval "pid_${role/-/_}=$started"
 done
+# serve refuses to start with the hook or the console open; this machine's loopback is the
+# private network SWITCHBOARD_ALLOW_OPEN is for (the load tool and curl send no credentials).
 serve_start() {
-    start "$1" "$binary" serve --http-port "${port[$1]}"
+    start "$1" env SWITCHBOARD_ALLOW_OPEN=hook,console "$binary" serve --http-port "${port[$1]}"
     eval "pid_${1/-/_}=$started"
 }
 serve_start serve-1

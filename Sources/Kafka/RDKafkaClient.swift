@@ -41,9 +41,12 @@ final class RDKafkaClient: @unchecked Sendable {
             let result = rd_kafka_conf_set(conf, name, value, &errorText, errorText.count)
             if result != RD_KAFKA_CONF_OK {
                 rd_kafka_conf_destroy(conf)
+                // The property's name only: a value may be a secret, and librdkafka's reason may
+                // quote it.
+                let reason = value.isEmpty ? Self.text(errorText) : Self.text(errorText).replacing(value, with: "***")
                 throw KafkaError(
                     code: .configuration,
-                    message: "property \(name)=\(value) rejected: \(Self.text(errorText))",
+                    message: "property \(name) rejected: \(reason)",
                     isFatal: true
                 )
             }

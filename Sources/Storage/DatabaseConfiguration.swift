@@ -59,7 +59,8 @@ public struct DatabaseConfiguration: Sendable, Hashable {
         else {
             throw StorageError(
                 code: .configuration,
-                message: "database URL \"\(text)\" is not of the form postgres://user:password@host:port/database"
+                message:
+                    "database URL \(Self.redacted(text)) is not of the form postgres://user:password@host:port/database"
             )
         }
         let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
@@ -87,6 +88,16 @@ public struct DatabaseConfiguration: Sendable, Hashable {
 
     /// The `sslmode` values accepted, as libpq names them.
     public static let tlsModes = ["disable", "prefer", "require", "verify-ca", "verify-full"]
+
+    /// `text`, a database URL as given, fit for a message: quoted, with its password as `***`;
+    /// a text that does not parse as a URL is not repeated at all (it may hold a password).
+    public static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else {
+            return "(not shown: it does not parse as a URL, and may hold a password)"
+        }
+        if components.password != nil { components.password = "***" }
+        return "\"\(components.string ?? "")\""
+    }
 
     /// The URL form, without the password (for logs and banners).
     public var redactedURL: String {

@@ -28,6 +28,7 @@ struct ReceiveRoleTests {
             "SWITCHBOARD_FLOWS_DIR": Repository.flowsDirectory,
             "SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS": "0",
             "SWITCHBOARD_FIREHOSE_ACCESS_KEYS": keys,
+            "SWITCHBOARD_ALLOW_OPEN": "hook,console",
         ])
         let context = RoleContext(settings: settings, metrics: PrometheusCollectorRegistry(), logger: logger)
         let group = try serve ? ServeRole.build(context) : ReceiveRole.build(context)

@@ -24,6 +24,8 @@ struct ServeRoleTests {
             "SWITCHBOARD_HTTP_PORT": String(port),
             "SWITCHBOARD_FLOWS_DIR": Repository.flowsDirectory,
             "SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS": String(drainSeconds),
+            // The hook and the console without credentials: these tests time readiness, not auth.
+            "SWITCHBOARD_ALLOW_OPEN": "hook,console",
         ])
         let group = try ServeRole.build(
             RoleContext(settings: settings, metrics: PrometheusCollectorRegistry(), logger: logger))

@@ -17,9 +17,22 @@ import Storage
 public enum DevRole {
     /// - Throws: `KafkaError` when the embedded cluster or the producer cannot start, or a
     ///   `DatabaseConfiguration` error for a malformed database URL.
+    ///
+    /// It refuses to bind beyond loopback while a surface has no credentials. Open on loopback, the
+    /// server answers only requests whose `Host` is a loopback name, POSTs of JSON, and streams
+    /// whose `Origin` is its own (``LocalAccessGuard``): a web page the developer visits can then
+    /// neither post to it nor read its streams.
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
         let settings = context.settings
         let logger = Logger(label: "switchboard")
+        let open = settings.surfacesWithoutCredentials
+        if !open.isEmpty && !settings.bindsLoopbackOnly {
+            throw SettingsError(
+                key: "SWITCHBOARD_HTTP_HOST", value: settings.httpHost,
+                expected:
+                    "a loopback address while \(open.map(\.rawValue).joined(separator: ", ")) \(open.count == 1 ? "has" : "have") no credentials (set \(open.map(\.credentialVariables).joined(separator: "; ")))"
+            )
+        }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var bootstrap = settings.kafkaBootstrap
         if bootstrap.isEmpty {
@@ -64,7 +77,7 @@ public enum DevRole {
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
             routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes]
                 + [StaffingPlanner.routes(settings: settings, client: postgres, logger: logger)],
-            drain: ShutdownDrain())
+            drain: ShutdownDrain(), guardsLocalAccess: !open.isEmpty)
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,
             database: database)

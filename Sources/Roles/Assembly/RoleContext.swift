@@ -26,14 +26,15 @@ public struct RoleContext: Sendable {
     /// gauges, and with a `drain`, the drain on shutdown. List them last, in this order.
     func http(
         port: Int? = nil, readiness: [any ReadinessCheck], scopes: [String: Set<String>] = [:],
-        routes: [any RouteProvider] = [], drain: ShutdownDrain? = nil
+        routes: [any RouteProvider] = [], drain: ShutdownDrain? = nil, guardsLocalAccess: Bool = false
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let application = buildApplication(
             configuration: ServerConfiguration(
                 host: settings.httpHost, port: port ?? settings.httpPort, limits: settings.httpLimits),
             dependencies: ServerDependencies(
                 readinessChecks: readiness, metricsRegistry: metrics, routeProviders: routes,
-                readinessScopes: scopes, drain: drain),
+                readinessScopes: scopes, drain: drain,
+                localAccessGuard: guardsLocalAccess ? LocalAccessGuard() : nil),
             logger: Logger(label: "switchboard.http")
         )
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [

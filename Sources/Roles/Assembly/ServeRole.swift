@@ -12,11 +12,27 @@ import ServiceLifecycle
 /// the flows only (never Kafka), `/ready/console` Kafka and the floor, `/ready/receiver` Kafka
 /// with the three topics; on SIGTERM every `/ready` answers 503 for
 /// `SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS` while calls are still answered, then the server closes.
+///
+/// It refuses to start with the hook or the console streams open (no credentials), unless
+/// `SWITCHBOARD_ALLOW_OPEN` names them: a typo in a Secret's key must not ship an open hook.
 public enum ServeRole {
-    /// - Throws: A `KafkaError` when the Kafka client cannot be created from the settings.
+    /// - Throws: ``SettingsError`` naming the credential a surface lacks, or a `KafkaError` when the
+    ///   Kafka client cannot be created from the settings.
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
         let settings = context.settings
         let logger = Logger(label: "switchboard.serve")
+        for surface in settings.surfacesWithoutCredentials where surface == .hook || surface == .console {
+            guard settings.allowOpen.contains(surface) else {
+                throw SettingsError(
+                    key: surface == .hook ? "SWITCHBOARD_HOOK_TOKENS" : "SWITCHBOARD_CONSOLE_TOKENS", value: "",
+                    expected:
+                        "credentials for the \(surface.rawValue) (\(surface.credentialVariables)): `switchboard serve` never runs it open; SWITCHBOARD_ALLOW_OPEN=\(surface.rawValue) allows it on a private network"
+                )
+            }
+            logger.warning(
+                "the \(surface.rawValue) is open (SWITCHBOARD_ALLOW_OPEN): only on a private network",
+                metadata: ["credentials": "\(surface.credentialVariables)"])
+        }
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
                 common: settings.kafka(bootstrap: settings.kafkaBootstrap, clientID: "switchboard-serve")),

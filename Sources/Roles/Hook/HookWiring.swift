@@ -28,6 +28,7 @@ public struct HookWiring: Sendable {
         let configuration = HookConfiguration(
             bearerTokens: settings.hookTokens,
             hmacSecrets: settings.hookHMACSecrets,
+            acceptsV1Signatures: settings.hookAcceptsV1Signatures,
             replayWindowSeconds: Int64(settings.hookReplayWindowSeconds)
         )
         if !configuration.requiresAuthentication {

@@ -55,8 +55,10 @@ extension Settings {
     }
 
     /// Whether a librdkafka property holds a secret (`sasl.password`, `ssl.key.password`,
-    /// `sasl.oauthbearer.client.secret`, …).
+    /// `sasl.oauthbearer.client.secret`, `ssl.key.pem`, a token, …): its value is never logged
+    /// nor shown in an error.
     static func isSecretProperty(_ name: String) -> Bool {
-        name.contains("password") || name.contains("secret")
+        let lowered = name.lowercased()
+        return ["password", "secret", "token", "key"].contains { lowered.contains($0) }
     }
 }

@@ -62,6 +62,14 @@ public struct Settings: Sendable {
     /// `SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET`: during a rotation, the old secret, still accepted
     /// until every caller signs with the new one. Both are used exactly as given (no trimming).
     public var hookHMACSecrets: [String]
+    /// `SWITCHBOARD_HOOK_HMAC_ACCEPT_V1`: whether the hook still accepts v1 signatures (over
+    /// `timestamp.body` only) besides v2 ones (over the timestamp, method, target and body):
+    /// `true` only while the callers move to v2 (default `false`).
+    public var hookAcceptsV1Signatures: Bool
+    /// `SWITCHBOARD_ALLOW_OPEN`: the surfaces `serve` may run without credentials (`hook`,
+    /// `console`), on a private network only; empty by default, and `serve` refuses to start with
+    /// a surface open.
+    public var allowOpen: Set<OpenSurface>
     /// `SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS`: how far a signature's timestamp may be from the
     /// server's clock (default 300).
     public var hookReplayWindowSeconds: Int
@@ -192,6 +200,22 @@ public struct Settings: Sendable {
             string("SWITCHBOARD_HOOK_HMAC_SECRET", ""), string("SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", ""),
         ].filter { !$0.isEmpty }
         hookReplayWindowSeconds = try integer("SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS", 300, range: 1...86_400)
+        let acceptV1 = string("SWITCHBOARD_HOOK_HMAC_ACCEPT_V1", "false")
+        switch acceptV1 {
+        case "true": hookAcceptsV1Signatures = true
+        case "false": hookAcceptsV1Signatures = false
+        default:
+            throw SettingsError(key: "SWITCHBOARD_HOOK_HMAC_ACCEPT_V1", value: acceptV1, expected: "true or false")
+        }
+        allowOpen = []
+        for name in string("SWITCHBOARD_ALLOW_OPEN", "").split(separator: ",") {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let surface = OpenSurface(rawValue: trimmed), surface == .hook || surface == .console else {
+                throw SettingsError(
+                    key: "SWITCHBOARD_ALLOW_OPEN", value: trimmed, expected: "a comma-separated list of hook, console")
+            }
+            allowOpen.insert(surface)
+        }
         firehoseAccessKeys = string("SWITCHBOARD_FIREHOSE_ACCESS_KEYS", "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         receiverMaxBodyBytes = try integer(
@@ -211,16 +235,7 @@ public struct Settings: Sendable {
         floorTimeZone = floorZone
         floorServiceLevelSeconds = try integer("SWITCHBOARD_FLOOR_SERVICE_LEVEL_SECONDS", 20, range: 1...3_600)
         mcp = try MCPSettings(environment: environment)
-        var properties: [String: String] = [:]
-        for pair in string("SWITCHBOARD_KAFKA_PROPERTIES", "").split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, !parts[0].isEmpty else {
-                throw SettingsError(
-                    key: "SWITCHBOARD_KAFKA_PROPERTIES", value: String(pair), expected: "name=value pairs")
-            }
-            properties[parts[0]] = parts[1]
-        }
-        kafkaProperties = properties
+        kafkaProperties = try Self.kafkaProperties(string("SWITCHBOARD_KAFKA_PROPERTIES", ""))
         shutdownDrainSeconds = try integer("SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS", 5, range: 0...300)
         ingestGroup = string("SWITCHBOARD_INGEST_GROUP", "switchboard-ingest")
         ingestLanes = try integer("SWITCHBOARD_INGEST_LANES", 2, range: 1...64)

@@ -14,6 +14,9 @@ public func buildRouter(dependencies: ServerDependencies) -> Router<SwitchboardR
     router.add(middleware: UpgradeRefusalMiddleware())
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: ErrorMiddleware())
+    if let localAccessGuard = dependencies.localAccessGuard {
+        router.add(middleware: LocalAccessMiddleware(guard: localAccessGuard))
+    }
     HealthController<SwitchboardRequestContext>(
         checks: dependencies.readinessChecks, scopes: dependencies.readinessScopes, drain: dependencies.drain
     ).addRoutes(to: router)

@@ -16,6 +16,9 @@ public struct ServerDependencies: Sendable {
     public var readinessScopes: [String: Set<String>]
     /// Set while the process drains on shutdown: every readiness endpoint then answers 503.
     public var drain: ShutdownDrain?
+    /// Set when a surface runs without credentials (`dev` on loopback): requests from beyond the
+    /// machine's own pages are refused.
+    public var localAccessGuard: LocalAccessGuard?
 
     /// Creates the dependencies.
     public init(
@@ -23,12 +26,14 @@ public struct ServerDependencies: Sendable {
         metricsRegistry: PrometheusCollectorRegistry? = nil,
         routeProviders: [any RouteProvider] = [],
         readinessScopes: [String: Set<String>] = [:],
-        drain: ShutdownDrain? = nil
+        drain: ShutdownDrain? = nil,
+        localAccessGuard: LocalAccessGuard? = nil
     ) {
         self.readinessChecks = readinessChecks
         self.metricsRegistry = metricsRegistry
         self.routeProviders = routeProviders
         self.readinessScopes = readinessScopes
         self.drain = drain
+        self.localAccessGuard = localAccessGuard
     }
 }

@@ -1,9 +1,16 @@
 import Foundation
 import Hummingbird
+import Metrics
 import Primitives
 
 /// Checks the credentials of hook requests: a bearer token or an HMAC-SHA256 signature of the
-/// body with a timestamp inside the replay window.
+/// request with a timestamp inside the replay window.
+///
+/// A v2 signature (`X-Switchboard-Signature: v2=<hex>`) covers the timestamp, the method, the
+/// request target exactly as sent (path and query, percent-encoded as on the wire) and the body,
+/// separated by newlines: a captured signature works for that one request only. A v1 signature
+/// (`sha256=<hex>`, over `timestamp.body`) is accepted only while
+/// ``HookConfiguration/acceptsV1Signatures`` is set, during the callers' move to v2.
 struct HookAuthenticator: Sendable {
     /// Why a request was refused (answered 401 with the reason).
     enum Failure: Error, Hashable, Sendable {
@@ -12,6 +19,7 @@ struct HookAuthenticator: Sendable {
         case badTimestamp
         case expiredSignature
         case badSignatureFormat
+        case v1NotAccepted
         case wrongSignature
 
         var reason: String {
@@ -22,8 +30,10 @@ struct HookAuthenticator: Sendable {
             case .wrongToken: "the bearer token is not accepted"
             case .badTimestamp: "\(HookConfiguration.timestampHeader) must be Unix seconds"
             case .expiredSignature: "the signature's timestamp is outside the replay window"
-            case .badSignatureFormat: "\(HookConfiguration.signatureHeader) must be sha256=<64 hex digits>"
-            case .wrongSignature: "the signature does not match the body"
+            case .badSignatureFormat: "\(HookConfiguration.signatureHeader) must be v2=<64 hex digits>"
+            case .v1NotAccepted:
+                "v1 signatures (sha256=, over the timestamp and body only) are not accepted: sign v2 (timestamp, method, target and body)"
+            case .wrongSignature: "the signature does not match the request"
             }
         }
     }
@@ -34,6 +44,8 @@ struct HookAuthenticator: Sendable {
     private let tokens: AccessTokens
     private let secrets: [[UInt8]]
     private let replayWindowSeconds: Int64
+    private let acceptsV1: Bool
+    private let v1Requests = Counter(label: HookMetrics.v1SignaturesLabel)
     /// The body limit applied when collecting a signed body.
     let maximumBodyBytes: Int
     private let now: @Sendable () -> Int64
@@ -47,6 +59,7 @@ struct HookAuthenticator: Sendable {
         self.tokens = AccessTokens(configuration.bearerTokens)
         self.secrets = configuration.hmacSecrets.map { Array($0.utf8) }
         self.replayWindowSeconds = configuration.replayWindowSeconds
+        self.acceptsV1 = configuration.acceptsV1Signatures
         self.maximumBodyBytes = configuration.maximumBodyBytes
         self.now = now
     }
@@ -70,38 +83,53 @@ struct HookAuthenticator: Sendable {
             let signature = request.headers[HookAuthenticator.signatureField]
         {
             let body = try await request.collectBody(upTo: maximumBodyBytes)
-            return verify(timestamp: timestamp, signature: signature, body: body.readableBytesView)
+            return verify(
+                timestamp: timestamp, signature: signature, method: request.method.rawValue,
+                target: request.head.path ?? "", body: body.readableBytesView)
         }
         return failure
     }
 
-    /// Verifies a signature of `timestamp + "." + body` under any of the secrets.
-    func verify(timestamp: String, signature: String, body: some Collection<UInt8>) -> Failure? {
+    /// Verifies a signature under any of the secrets: v2 over ``message(timestamp:method:target:body:)``,
+    /// or, while accepted, v1 over `timestamp + "." + body`.
+    func verify(
+        timestamp: String, signature: String, method: String, target: String, body: some Collection<UInt8>
+    ) -> Failure? {
         guard !secrets.isEmpty else { return .missingCredentials }
         guard timestamp.utf8.count <= 12, timestamp.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let seconds = Int64(timestamp)
         else { return .badTimestamp }
         guard abs(now() - seconds) <= replayWindowSeconds else { return .expiredSignature }
         let trimmed = signature.trimmingCharacters(in: .whitespaces)
-        guard trimmed.lowercased().hasPrefix("sha256="),
-            let presented = HMACSHA256.bytes(hex: trimmed.dropFirst(7)), presented.count == HMACSHA256.byteCount
-        else { return .badSignatureFormat }
-        var message = Array(timestamp.utf8)
-        message.append(UInt8(ascii: "."))
-        message.append(contentsOf: body)
+        let message: [UInt8]
+        let hex: Substring
+        if trimmed.lowercased().hasPrefix("v2=") {
+            hex = trimmed.dropFirst(3)
+            message = Self.message(timestamp: timestamp, method: method, target: target, body: body)
+        } else if trimmed.lowercased().hasPrefix("sha256=") {
+            guard acceptsV1 else { return .v1NotAccepted }
+            hex = trimmed.dropFirst(7)
+            message = Array(timestamp.utf8) + [UInt8(ascii: ".")] + Array(body)
+        } else {
+            return .badSignatureFormat
+        }
+        guard let presented = HMACSHA256.bytes(hex: hex), presented.count == HMACSHA256.byteCount else {
+            return .badSignatureFormat
+        }
         for secret in secrets
         where constantTimeEquals(HMACSHA256.authenticationCode(for: message, key: secret), presented) {
+            if !trimmed.lowercased().hasPrefix("v2=") { v1Requests.increment() }
             return nil
         }
         return .wrongSignature
     }
 
-    /// The value of a signature header for a body, as a client computes it.
-    static func signature(timestamp: String, body: some Sequence<UInt8>, secret: String) -> String {
-        var message = Array(timestamp.utf8)
-        message.append(UInt8(ascii: "."))
+    /// What a v2 signature covers: `timestamp`, `method`, `target` (the request target as sent:
+    /// path and query) and the body, the first three each followed by a line feed.
+    static func message(timestamp: String, method: String, target: String, body: some Sequence<UInt8>) -> [UInt8] {
+        var message = Array("\(timestamp)\n\(method)\n\(target)\n".utf8)
         message.append(contentsOf: body)
-        return "sha256=" + Hexadecimal.encode(HMACSHA256.authenticationCode(for: message, key: Array(secret.utf8)))
+        return message
     }
 
 }

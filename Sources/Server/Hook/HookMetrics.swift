@@ -9,6 +9,9 @@ public struct HookMetrics: Sendable {
     public static let durationLabel = "switchboard_hook_duration_seconds"
     /// The request counter's name.
     public static let requestsLabel = "switchboard_hook_requests_total"
+    /// The counter of requests accepted with a v1 signature (`SWITCHBOARD_HOOK_HMAC_ACCEPT_V1`):
+    /// when it stays at 0, every caller signs v2 and v1 can be turned off.
+    public static let v1SignaturesLabel = "switchboard_hook_hmac_v1_requests_total"
     /// Histogram buckets fit for an answer measured in microseconds (Prometheus's defaults start
     /// at 5 ms). The executable passes them to `PrometheusMetricsFactory.durationHistogramBuckets`.
     public static let durationBuckets: [Duration] = [

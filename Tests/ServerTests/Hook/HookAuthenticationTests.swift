@@ -12,19 +12,37 @@ struct HookAuthenticationTests {
     static let body = #"{"storeId":"ginza-sushi","at":"2026-06-10T18:00:00+09:00"}"#
     static let now = Int64(F.fixedNow.timeIntervalSince1970)
 
-    func router(tokens: [String] = [F.token], secrets: [String] = [F.signingSecret]) -> Router<
-        SwitchboardRequestContext
-    > {
+    func router(tokens: [String] = [F.token], secrets: [String] = [F.signingSecret], acceptsV1: Bool = false)
+        -> Router<SwitchboardRequestContext>
+    {
         F.router(
-            configuration: HookConfiguration(bearerTokens: tokens, hmacSecrets: secrets, replayWindowSeconds: 300))
+            configuration: HookConfiguration(
+                bearerTokens: tokens, hmacSecrets: secrets, acceptsV1Signatures: acceptsV1, replayWindowSeconds: 300))
     }
 
-    func signed(_ body: String, timestamp: Int64, secret: String = F.signingSecret) -> HTTPFields {
+    /// The headers of a v2 signature, computed as the README states it: HMAC-SHA256 of
+    /// `timestamp \n METHOD \n target \n body`, hex, after `v2=`.
+    func signed(
+        _ body: String, timestamp: Int64, secret: String = F.signingSecret, method: String = "POST",
+        target: String = "/v1/hooks/main"
+    ) -> HTTPFields {
         let stamp = String(timestamp)
         var headers = F.jsonHeaders
         headers[HookAuthenticator.timestampField] = stamp
-        headers[HookAuthenticator.signatureField] = HookAuthenticator.signature(
-            timestamp: stamp, body: Array(body.utf8), secret: secret)
+        let message = Array("\(stamp)\n\(method)\n\(target)\n\(body)".utf8)
+        headers[HookAuthenticator.signatureField] =
+            "v2=" + F.hex(HMACSHA256.authenticationCode(for: message, key: Array(secret.utf8)))
+        return headers
+    }
+
+    /// The headers of a v1 signature: HMAC-SHA256 of `timestamp.body`, after `sha256=`.
+    func signedV1(_ body: String, timestamp: Int64, secret: String = F.signingSecret) -> HTTPFields {
+        let stamp = String(timestamp)
+        var headers = F.jsonHeaders
+        headers[HookAuthenticator.timestampField] = stamp
+        let message = Array("\(stamp).\(body)".utf8)
+        headers[HookAuthenticator.signatureField] =
+            "sha256=" + F.hex(HMACSHA256.authenticationCode(for: message, key: Array(secret.utf8)))
         return headers
     }
 
@@ -106,6 +124,52 @@ struct HookAuthenticationTests {
             // A signed body over the limit is 413, not a server error.
             let big = String(repeating: " ", count: 70_000) + body
             expectStatus(.contentTooLarge, try await status(client, headers: signed(big, timestamp: now), body: big))
+        }
+    }
+
+    @Test("v2 covers the method, the target as sent and the body: moved to another path or query it fails")
+    func signatureCoversTheRequest() async throws {
+        let body = Self.body
+        let now = Self.now
+        try await F.withClient(.router, router: router(tokens: [])) { client in
+            let main = signed(body, timestamp: now)
+            expectStatus(.ok, try await status(client, headers: main))
+            expectStatus(.unauthorized, try await status(client, uri: "/v1/hooks/main?lang=ja", headers: main))
+            expectStatus(.unauthorized, try await status(client, uri: "/v1/hooks/reservations", headers: main))
+            let query = signed(body, timestamp: now, target: "/v1/hooks/main?lang=ja")
+            expectStatus(.ok, try await status(client, uri: "/v1/hooks/main?lang=ja", headers: query))
+            expectStatus(.unauthorized, try await status(client, uri: "/v1/hooks/main?lang=en", headers: query))
+            expectStatus(.unauthorized, try await status(client, uri: "/v1/hooks/main", headers: query))
+            // The target exactly as sent: another spelling of the same query is another request.
+            let encoded = signed(body, timestamp: now, target: "/v1/hooks/main?note=a%20b")
+            expectStatus(.ok, try await status(client, uri: "/v1/hooks/main?note=a%20b", headers: encoded))
+            expectStatus(.unauthorized, try await status(client, uri: "/v1/hooks/main?note=a+b", headers: encoded))
+            // The method is signed: a GET's signature does not pass a POST.
+            let get = signed(body, timestamp: now, method: "GET")
+            expectStatus(.unauthorized, try await status(client, headers: get))
+            // The hours route checks v2 the same way.
+            let hours = signed("", timestamp: now, method: "GET", target: "/v1/stores/ginza-sushi/hours")
+            expectStatus(
+                .ok, try await status(client, uri: "/v1/stores/ginza-sushi/hours", method: .get, headers: hours))
+            expectStatus(
+                .unauthorized,
+                try await status(client, uri: "/v1/stores/shibuya-trattoria/hours", method: .get, headers: hours))
+        }
+    }
+
+    @Test("v1 is refused by default, naming v2; accepted only while SWITCHBOARD_HOOK_HMAC_ACCEPT_V1 is set")
+    func v1Signatures() async throws {
+        try await F.withClient(.router, router: router(tokens: [])) { client in
+            let (refused, reason) = try await status(client, headers: signedV1(Self.body, timestamp: Self.now))
+            #expect(refused == .unauthorized)
+            #expect(reason["reason"]?.contains("v2") == true, "\(reason)")
+        }
+        try await F.withClient(.router, router: router(tokens: [], acceptsV1: true)) { client in
+            expectStatus(.ok, try await status(client, headers: signedV1(Self.body, timestamp: Self.now)))
+            expectStatus(.ok, try await status(client, headers: signed(Self.body, timestamp: Self.now)))
+            expectStatus(
+                .unauthorized,
+                try await status(client, headers: signedV1(Self.body, timestamp: Self.now, secret: "other")))
         }
     }
 

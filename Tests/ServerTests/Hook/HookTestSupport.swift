@@ -32,7 +32,13 @@ enum HookFixtures {
     static let fixedNow = Date(timeIntervalSince1970: 1_781_060_400)
 
     static let signingSecret = "s3cret-for-tests"
+
     static let token = "token-for-tests"
+
+    /// Lower-case hexadecimal of `bytes`, written out here rather than through the product's encoder.
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
 
     /// A router with the hook, the API document and readiness.
     static func router(
