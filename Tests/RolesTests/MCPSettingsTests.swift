@@ -25,6 +25,25 @@ import Testing
         }
     }
 
+    @Test("the JWKS is fetched over https only (http to loopback for tests); scopes are a list")
+    func jwksOverHTTPS() throws {
+        for (issuer, jwks) in [
+            ("http://issuer.example", nil), ("https://issuer.example", "http://issuer.example/jwks"),
+            ("https://issuer.example", "http://10.0.0.1/jwks"),
+        ] {
+            var environment = ["SWITCHBOARD_MCP_OAUTH_ISSUER": issuer, "SWITCHBOARD_MCP_OAUTH_AUDIENCE": "client-a"]
+            environment["SWITCHBOARD_MCP_OAUTH_JWKS_URL"] = jwks
+            #expect(throws: SettingsError.self, "\(issuer) \(jwks ?? "")") { try Settings(environment: environment) }
+        }
+        let local = try Settings(environment: [
+            "SWITCHBOARD_MCP_OAUTH_ISSUER": "https://issuer.example", "SWITCHBOARD_MCP_OAUTH_AUDIENCE": "client-a",
+            "SWITCHBOARD_MCP_OAUTH_JWKS_URL": "http://127.0.0.1:9000/jwks",
+            "SWITCHBOARD_MCP_OAUTH_SCOPES": "switchboard/read, mcp openid",
+        ]).mcp
+        #expect(local.oauthJWKSURL?.absoluteString == "http://127.0.0.1:9000/jwks")
+        #expect(local.oauthScopes == ["switchboard/read", "mcp", "openid"])
+    }
+
     @Test("an issuer: audiences from the setting, JWKS from the issuer's well-known URL by default")
     func issuer() throws {
         let mcp = try Settings(environment: [

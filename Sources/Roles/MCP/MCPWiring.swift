@@ -25,7 +25,7 @@ public struct MCPWiring: Sendable {
                 MCPConfiguration.OAuth(
                     issuer: issuer,
                     audiences: mcp.oauthAudiences.isEmpty ? mcp.resourceURL.map { [$0] } ?? [] : mcp.oauthAudiences,
-                    jwksURL: url)
+                    jwksURL: url, requiredScopes: mcp.oauthScopes)
             }
         }
         let configuration = MCPConfiguration(

@@ -1,4 +1,5 @@
 import Foundation
+import Server
 
 /// The MCP endpoint's settings (`SWITCHBOARD_MCP_*`), part of ``Settings``.
 public struct MCPSettings: Sendable {
@@ -13,6 +14,9 @@ public struct MCPSettings: Sendable {
     public var oauthAudiences: [String]
     /// `SWITCHBOARD_MCP_OAUTH_JWKS_URL`: the issuer's JWKS; defaults to `<issuer>/.well-known/jwks.json`.
     public var oauthJWKSURL: URL?
+    /// `SWITCHBOARD_MCP_OAUTH_SCOPES`: comma- or space-separated scopes an access token must all
+    /// hold (`scope` or `scp`); empty for none.
+    public var oauthScopes: [String]
     /// `SWITCHBOARD_MCP_RESOURCE_URL`: the endpoint's public URL, e.g. `https://switchboard.example.com/mcp`.
     public var resourceURL: String?
     /// `SWITCHBOARD_MCP_ALLOWED_ORIGINS`: comma-separated browser origins allowed besides loopback.
@@ -35,14 +39,24 @@ public struct MCPSettings: Sendable {
         oauthIssuer = string("SWITCHBOARD_MCP_OAUTH_ISSUER")
         resourceURL = string("SWITCHBOARD_MCP_RESOURCE_URL")
         oauthAudiences = list("SWITCHBOARD_MCP_OAUTH_AUDIENCE")
+        oauthScopes = (string("SWITCHBOARD_MCP_OAUTH_SCOPES") ?? "")
+            .split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         if let text = string("SWITCHBOARD_MCP_OAUTH_JWKS_URL") {
             guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http" else {
-                throw SettingsError(key: "SWITCHBOARD_MCP_OAUTH_JWKS_URL", value: text, expected: "an http(s) URL")
+                throw SettingsError(key: "SWITCHBOARD_MCP_OAUTH_JWKS_URL", value: text, expected: "an https URL")
             }
             oauthJWKSURL = url
         } else {
             oauthJWKSURL = oauthIssuer.flatMap { URL(string: $0.hasSuffix("/") ? $0 : $0 + "/") }
                 .map { $0.appendingPathComponent(".well-known/jwks.json") }
+        }
+        // The signing keys decide who may call: never over plain HTTP, but to this machine (tests).
+        if oauthIssuer != nil, let url = oauthJWKSURL, !MCPConfiguration.OAuth.isAllowedJWKSURL(url) {
+            throw SettingsError(
+                key: oauthIssuer != nil && string("SWITCHBOARD_MCP_OAUTH_JWKS_URL") == nil
+                    ? "SWITCHBOARD_MCP_OAUTH_ISSUER" : "SWITCHBOARD_MCP_OAUTH_JWKS_URL",
+                value: url.absoluteString, expected: "an https URL for the issuer's JWKS (http only to a loopback host)"
+            )
         }
         if let issuer = oauthIssuer, oauthAudiences.isEmpty, resourceURL == nil {
             throw SettingsError(

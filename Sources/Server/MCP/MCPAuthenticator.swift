@@ -32,7 +32,7 @@ struct MCPAuthenticator: Sendable {
         self.tokens = AccessTokens(configuration.bearerTokens)
         self.verifier = configuration.oauth.map { oauth in
             JWTVerifier(
-                issuer: oauth.issuer, audiences: oauth.audiences,
+                issuer: oauth.issuer, audiences: oauth.audiences, requiredScopes: oauth.requiredScopes,
                 keys: JWKSCache(logger: logger, fetch: fetchKeys ?? JWKSCache.fetcher(url: oauth.jwksURL)),
                 leewaySeconds: 30, now: now)
         }

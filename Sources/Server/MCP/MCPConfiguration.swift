@@ -12,15 +12,21 @@ public struct MCPConfiguration: Sendable {
         public var issuer: String
         /// Accepted audiences: a token's `aud`, or its `client_id` when it has no `aud`.
         public var audiences: [String]
-        /// Where the issuer publishes its signing keys.
+        /// Where the issuer publishes its signing keys: `https` (`http` only to a loopback host).
         public var jwksURL: URL
+        /// Scopes a token must all hold (its `scope` or `scp`); empty for none.
+        public var requiredScopes: [String]
 
         /// - Parameters: see the properties.
-        public init(issuer: String, audiences: [String], jwksURL: URL) {
+        public init(issuer: String, audiences: [String], jwksURL: URL, requiredScopes: [String] = []) {
             self.issuer = issuer
             self.audiences = audiences
             self.jwksURL = jwksURL
+            self.requiredScopes = requiredScopes
         }
+
+        /// Whether the keys may be fetched from `url`: `https`, or `http` to a loopback host.
+        public static func isAllowedJWKSURL(_ url: URL) -> Bool { JWKSCache.isAllowed(url) }
     }
 
     /// Accepted static bearer tokens.

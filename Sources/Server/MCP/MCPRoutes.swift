@@ -13,6 +13,9 @@ import Logging
 /// A refused credential is a `401` whose `WWW-Authenticate` names that metadata; a browser
 /// `Origin` that is not allowed is a `403`; an unsupported `MCP-Protocol-Version` is a `400`.
 public struct MCPRoutes: RouteProvider {
+    /// The most messages a JSON-RPC batch may hold (a JSON-RPC error beyond).
+    static let maximumBatchItems = 16
+
     /// The JSON-RPC server.
     public let server: MCPServer
     let authenticator: MCPAuthenticator
@@ -86,6 +89,14 @@ public struct MCPRoutes: RouteProvider {
         case .array(let batch):
             guard !batch.isEmpty else {
                 return Self.json(MCPServer.error(id: .null, .invalidRequest, "an empty batch"), status: .badRequest)
+            }
+            // One request runs at most this many tool calls: a batch cannot multiply a caller's load.
+            guard batch.count <= Self.maximumBatchItems else {
+                return Self.json(
+                    MCPServer.error(
+                        id: .null, .invalidRequest,
+                        "a batch holds at most \(Self.maximumBatchItems) messages (this one \(batch.count))"),
+                    status: .badRequest)
             }
             var answers: [JSONValue] = []
             for item in batch {

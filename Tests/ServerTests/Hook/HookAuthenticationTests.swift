@@ -157,6 +157,32 @@ struct HookAuthenticationTests {
         }
     }
 
+    @Test("v2 against vectors computed with openssl, shared with the forwarder Lambda's tests")
+    func vectors() {
+        let authenticator = HookAuthenticator(
+            configuration: HookConfiguration(hmacSecrets: ["forwarder-test-secret"]), now: { 1_767_225_600 })
+        let vectors = [
+            (
+                "/v1/hooks/main?lang=ja", #"{"Name":"ContactFlowEvent","Details":{"Parameters":{}}}"#,
+                "v2=b201bb1cd6c305b9c00c32752a0e117ac30b43b642412a925d0e75ecd28db03e"
+            ),
+            (
+                "/base/v1/hooks/ja%2F%E5%BA%97%201?lang=ja&x=a%20b", #"{"Details":{"Parameters":{"flow":"ja/店 1"}}}"#,
+                "v2=3c9d91dbc03f6b606ab8b02c8cd0c68e70a921f795dbb6f4beec9eeffccb9c86"
+            ),
+        ]
+        for (target, body, signature) in vectors {
+            #expect(
+                authenticator.verify(
+                    timestamp: "1767225600", signature: signature, method: "POST", target: target,
+                    body: Array(body.utf8)) == nil, "\(target)")
+            #expect(
+                authenticator.verify(
+                    timestamp: "1767225600", signature: signature, method: "POST", target: target + "&x=1",
+                    body: Array(body.utf8)) == .wrongSignature)
+        }
+    }
+
     @Test("v1 is refused by default, naming v2; accepted only while SWITCHBOARD_HOOK_HMAC_ACCEPT_V1 is set")
     func v1Signatures() async throws {
         try await F.withClient(.router, router: router(tokens: [])) { client in

@@ -34,13 +34,27 @@ struct JWTVerifierTests {
                     "n": .string(base64URL(rsa.modulus)), "e": .string(base64URL(rsa.publicExponent)),
                 ],
                 ["kty": "oct", "kid": "secret", "k": "c2VjcmV0"],
+                // An RSA key stated for RS384: not one this server accepts, so not kept.
+                [
+                    "kty": "RSA", "kid": "rsa-384", "alg": "RS384",
+                    "n": .string(base64URL(rsa.modulus)), "e": .string(base64URL(rsa.publicExponent)),
+                ],
+                // An encryption key: never used to verify.
+                [
+                    "kty": "EC", "crv": "P-256", "kid": "ec-enc", "use": "enc",
+                    "x": .string(base64URL(point.prefix(32))), "y": .string(base64URL(point.suffix(32))),
+                ],
             ]
         ]
         return try JSONValue.encoder.encode(document)
     }
 
-    static func token(alg: String = "ES256", kid: String = "ec-1", claims: JSONValue) throws -> String {
-        let header = base64URL(try JSONValue.encoder.encode(["alg": .string(alg), "kid": .string(kid)] as JSONValue))
+    static func token(alg: String = "ES256", kid: String = "ec-1", typ: String? = nil, claims: JSONValue) throws
+        -> String
+    {
+        var members: [String: JSONValue] = ["alg": .string(alg), "kid": .string(kid)]
+        if let typ { members["typ"] = .string(typ) }
+        let header = base64URL(try JSONValue.encoder.encode(JSONValue.object(members)))
         let payload = base64URL(try JSONValue.encoder.encode(claims))
         let input = Data("\(header).\(payload)".utf8)
         let signature: Data =
@@ -58,15 +72,22 @@ struct JWTVerifierTests {
         return .object(members)
     }
 
-    static func verifier() throws -> JWTVerifier {
+    static func verifier(scopes: [String] = []) throws -> JWTVerifier {
         let keys = try jwks()
         return JWTVerifier(
-            issuer: issuer, audiences: [audience],
+            issuer: issuer, audiences: [audience], requiredScopes: scopes,
             keys: JWKSCache(logger: Logger(label: "test"), fetch: { keys }), leewaySeconds: 30, now: { now })
     }
 
-    static func failure(_ token: String) async throws -> JWTVerifier.Failure? {
-        let verifier = try verifier()
+    /// `claims` with `extra` members.
+    static func claims(_ extra: [String: JSONValue], aud: JSONValue? = .string(audience)) -> JSONValue {
+        guard case .object(var members) = claims(aud: aud) else { return claims() }
+        for (key, value) in extra { members[key] = value }
+        return .object(members)
+    }
+
+    static func failure(_ token: String, scopes: [String] = []) async throws -> JWTVerifier.Failure? {
+        let verifier = try verifier(scopes: scopes)
         do {
             _ = try await verifier.verify(token)
             return nil
@@ -104,5 +125,44 @@ struct JWTVerifierTests {
         let none = Self.base64URL(Data(#"{"alg":"none"}"#.utf8))
         #expect(try await Self.failure("\(none).\(parts[1]).") == .unsupportedAlgorithm("none"))
         #expect(try await Self.failure("not-a-jwt") == .malformed)
+        // A key stated for another algorithm, and an encryption key, are not kept.
+        #expect(
+            try await Self.failure(Self.token(alg: "RS256", kid: "rsa-384", claims: Self.claims()))
+                == .unknownKey("rsa-384"))
+        #expect(try await Self.failure(Self.token(kid: "ec-enc", claims: Self.claims())) == .unknownKey("ec-enc"))
+    }
+
+    @Test("an ID token is refused: typ must be at+jwt or JWT, Cognito's token_use access")
+    func idTokens() async throws {
+        #expect(try await Self.failure(Self.token(typ: "at+jwt", claims: Self.claims())) == nil)
+        #expect(try await Self.failure(Self.token(typ: "application/at+jwt", claims: Self.claims())) == nil)
+        #expect(try await Self.failure(Self.token(typ: "JWT", claims: Self.claims())) == nil)
+        #expect(
+            try await Self.failure(Self.token(typ: "id+jwt", claims: Self.claims())) == .unsupportedType("id+jwt"))
+        #expect(try await Self.failure(Self.token(typ: "JOSE", claims: Self.claims())) == .unsupportedType("JOSE"))
+        // Cognito's ID token: aud is the app client, token_use id.
+        #expect(
+            try await Self.failure(Self.token(claims: Self.claims(["token_use": "id"]))) == .notAnAccessToken)
+        #expect(try await Self.failure(Self.token(claims: Self.claims(["token_use": "access"]))) == nil)
+    }
+
+    @Test("SWITCHBOARD_MCP_OAUTH_SCOPES: a token needs every scope, from scope or scp")
+    func scopes() async throws {
+        let required = ["switchboard/read", "mcp"]
+        #expect(
+            try await Self.failure(Self.token(claims: Self.claims()), scopes: required)
+                == .missingScope("switchboard/read"))
+        #expect(
+            try await Self.failure(
+                Self.token(claims: Self.claims(["scope": "openid switchboard/read"])), scopes: required)
+                == .missingScope("mcp"))
+        #expect(
+            try await Self.failure(
+                Self.token(claims: Self.claims(["scope": "mcp openid switchboard/read"])), scopes: required) == nil)
+        #expect(
+            try await Self.failure(
+                Self.token(claims: Self.claims(["scp": ["switchboard/read", "mcp"]])), scopes: required)
+                == nil)
+        #expect(try await Self.failure(Self.token(claims: Self.claims(["scope": "anything"]))) == nil)
     }
 }

@@ -59,6 +59,33 @@ struct MCPRoutesTests {
         }
     }
 
+    @Test("a batch holds at most 16 messages: a longer one is a JSON-RPC error, none of it run")
+    func batchCap() async throws {
+        let app = Application(router: Self.router(MCPConfiguration(bearerTokens: [Self.token])))
+        let headers: HTTPFields = [.authorization: "Bearer \(Self.token)", .contentType: "application/json"]
+        @Sendable func ping(_ id: Int) -> JSONValue { ["jsonrpc": "2.0", "id": .number(Double(id)), "method": "ping"] }
+        try await app.test(.router) { client in
+            let sixteen = JSONValue.array((1...16).map(ping))
+            try await client.execute(uri: "/mcp", method: .post, headers: headers, body: Self.body(sixteen)) {
+                response in
+                #expect(response.status == .ok)
+                guard case .array(let answers)? = try? Self.json(response) else {
+                    Issue.record("a batch's answer is an array")
+                    return
+                }
+                #expect(answers.count == 16)
+            }
+            let seventeen = JSONValue.array((1...17).map(ping))
+            try await client.execute(uri: "/mcp", method: .post, headers: headers, body: Self.body(seventeen)) {
+                response in
+                #expect(response.status == .badRequest)
+                let answer = try? Self.json(response)
+                #expect(answer?["error"]?["code"] == -32600)
+                #expect(answer?["error"]?["message"]?.stringValue?.contains("16") == true)
+            }
+        }
+    }
+
     @Test("without credentials: dev is open, serve refuses")
     func unconfigured() async throws {
         let open = Application(router: Self.router(MCPConfiguration(allowsUnauthenticated: true)))
