@@ -1,4 +1,4 @@
--- Switchboard's schema after migration 19: every table, view, function and comment.
+-- Switchboard's schema after migration 20: every table, view, function and comment.
 -- Generated (`make schema`) from `pg_dump --schema-only --no-owner --no-privileges` of a
 -- freshly migrated database, without the monthly partitions of the raw tables
 -- (`<table>_yYYYYmMM`, made by raw_partitions_ensure() for the current and coming months);
@@ -28,6 +28,225 @@ $$;
 --
 
 COMMENT ON FUNCTION public.agent_event_activity(p_event_type text, p_contact_state text, p_status_type text) IS 'The activity of agent_activity_segment (Connect''s Agent Activity precedence) from an event''s type, contact_state and status_type.';
+
+--
+-- Name: rollup_interval(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.rollup_interval(ts timestamp with time zone) RETURNS timestamp with time zone
+    LANGUAGE sql STABLE
+    AS $$ SELECT date_bin('15 minutes', ts, timestamptz 'epoch') $$;
+
+--
+-- Name: FUNCTION rollup_interval(ts timestamp with time zone); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.rollup_interval(ts timestamp with time zone) IS 'The start of the 15-minute interval (aligned to the epoch) holding an instant, as the views bucket.';
+
+--
+-- Name: agent_interval_rollup; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agent_interval_rollup (
+    agent_arn text NOT NULL,
+    interval_start timestamp with time zone NOT NULL,
+    username text,
+    available_s numeric NOT NULL,
+    connecting_s numeric NOT NULL,
+    on_contact_s numeric NOT NULL,
+    after_contact_work_s numeric NOT NULL,
+    error_s numeric NOT NULL,
+    custom_status_s numeric NOT NULL,
+    offline_s numeric NOT NULL,
+    agent_on_contact_s numeric NOT NULL,
+    agent_idle_s numeric NOT NULL
+);
+
+--
+-- Name: TABLE agent_interval_rollup; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.agent_interval_rollup IS 'agent_status_rollup per agent and interval, each status''s seconds rounded to milliseconds first (as agent_interval_metrics sums them). agent_interval_metrics reads it for intervals that ended over 15 minutes ago.';
+
+--
+-- Name: agent_latest_event; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agent_latest_event (
+    agent_arn text NOT NULL,
+    event_id text NOT NULL,
+    event_ts timestamp with time zone NOT NULL,
+    event_type text NOT NULL,
+    contact_state text,
+    status_type text,
+    status_name text,
+    activity text NOT NULL
+);
+
+--
+-- Name: TABLE agent_latest_event; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.agent_latest_event IS 'Each agent''s latest event (greatest event_ts, then event_id), whose segment the agent views end at now(). Kept by the ingest in its transaction; switchboard rollup rebuild refills it.';
+
+--
+-- Name: agent_status_rollup; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agent_status_rollup (
+    agent_arn text NOT NULL,
+    interval_start timestamp with time zone NOT NULL,
+    activity text NOT NULL,
+    status_name text NOT NULL,
+    status_type text,
+    username text,
+    seconds numeric NOT NULL
+);
+
+--
+-- Name: TABLE agent_status_rollup; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.agent_status_rollup IS 'Seconds per agent, 15-minute interval, activity and status, unrounded. An agent''s last segment is counted as if it lasted its full 10 minutes; agent_status_interval takes off the part after now().';
+
+--
+-- Name: agent_status_interval; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.agent_status_interval AS
+ SELECT u.agent_arn,
+    max(u.username) AS username,
+    u.interval_start,
+    u.activity,
+    u.status_name,
+    u.status_type,
+    round(sum(u.seconds), 3) AS seconds
+   FROM ( SELECT agent_status_rollup.agent_arn,
+            agent_status_rollup.username,
+            agent_status_rollup.interval_start,
+            agent_status_rollup.activity,
+            agent_status_rollup.status_name,
+            agent_status_rollup.status_type,
+            agent_status_rollup.seconds
+           FROM public.agent_status_rollup
+        UNION ALL
+         SELECT e.agent_arn,
+            NULL::text,
+            i.interval_start,
+            public.agent_event_activity(e.event_type, e.contact_state, e.status_type) AS agent_event_activity,
+            COALESCE(e.status_name, e.status_type, e.activity) AS "coalesce",
+            e.status_type,
+            (- EXTRACT(epoch FROM (LEAST((e.event_ts + '00:10:00'::interval), (i.interval_start + '00:15:00'::interval)) - GREATEST(c.cut, i.interval_start))))
+           FROM ((public.agent_latest_event e
+             CROSS JOIN LATERAL ( SELECT GREATEST(e.event_ts, now()) AS cut) c)
+             CROSS JOIN LATERAL generate_series(public.rollup_interval(c.cut), ((e.event_ts + '00:10:00'::interval) - '00:00:00.000001'::interval), '00:15:00'::interval) i(interval_start))
+          WHERE (e.event_ts > (now() - '00:10:00'::interval))) u
+  GROUP BY u.agent_arn, u.interval_start, u.activity, u.status_name, u.status_type
+ HAVING (sum(u.seconds) > (0)::numeric);
+
+--
+-- Name: VIEW agent_status_interval; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON VIEW public.agent_status_interval IS 'Seconds per agent, 15-minute interval, activity and status. A status lasts until the agent''s next event, at most 10 minutes (heartbeats come every 120 s), and at most until now(). From agent_status_rollup.';
+
+--
+-- Name: agent_interval_metrics; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.agent_interval_metrics AS
+ WITH totals AS (
+         SELECT agent_interval_rollup.agent_arn,
+            agent_interval_rollup.username,
+            agent_interval_rollup.interval_start,
+            agent_interval_rollup.available_s,
+            agent_interval_rollup.connecting_s,
+            agent_interval_rollup.on_contact_s,
+            agent_interval_rollup.after_contact_work_s,
+            agent_interval_rollup.error_s,
+            agent_interval_rollup.custom_status_s,
+            agent_interval_rollup.offline_s,
+            agent_interval_rollup.agent_on_contact_s,
+            agent_interval_rollup.agent_idle_s
+           FROM public.agent_interval_rollup
+          WHERE (agent_interval_rollup.interval_start <= (now() - '00:15:00'::interval))
+        UNION ALL
+         SELECT agent_status_interval.agent_arn,
+            max(agent_status_interval.username) AS max,
+            agent_status_interval.interval_start,
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'available'::text)), (0)::numeric) AS "coalesce",
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'connecting'::text)), (0)::numeric) AS "coalesce",
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'onContact'::text)), (0)::numeric) AS "coalesce",
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'afterContactWork'::text)), (0)::numeric) AS "coalesce",
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'error'::text)), (0)::numeric) AS "coalesce",
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'customStatus'::text)), (0)::numeric) AS "coalesce",
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'offline'::text)), (0)::numeric) AS "coalesce",
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE ((agent_status_interval.activity = ANY (ARRAY['onContact'::text, 'afterContactWork'::text])) AND (agent_status_interval.status_type = 'ROUTABLE'::text))), (0)::numeric) AS "coalesce",
+            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE ((agent_status_interval.activity = ANY (ARRAY['available'::text, 'error'::text])) AND (agent_status_interval.status_type = 'ROUTABLE'::text))), (0)::numeric) AS "coalesce"
+           FROM public.agent_status_interval
+          WHERE (agent_status_interval.interval_start > (now() - '00:15:00'::interval))
+          GROUP BY agent_status_interval.agent_arn, agent_status_interval.interval_start
+        )
+ SELECT totals.agent_arn,
+    totals.username,
+    totals.interval_start,
+    (totals.interval_start + '00:15:00'::interval) AS interval_end,
+    totals.available_s,
+    totals.connecting_s,
+    totals.on_contact_s,
+    totals.after_contact_work_s,
+    totals.error_s,
+    totals.custom_status_s,
+    totals.offline_s,
+    totals.agent_on_contact_s,
+    totals.agent_idle_s,
+    round((totals.agent_on_contact_s / NULLIF((totals.agent_on_contact_s + totals.agent_idle_s), (0)::numeric)), 4) AS occupancy
+   FROM totals;
+
+--
+-- Name: VIEW agent_interval_metrics; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON VIEW public.agent_interval_metrics IS 'Seconds per agent and 15-minute interval by activity, and Connect''s occupancy (docs/analysts.md), from agent_interval_rollup (intervals that ended over 15 minutes ago) and agent_status_interval.';
+
+--
+-- Name: agent_interval_metrics_from_raw(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agent_interval_metrics_from_raw() RETURNS SETOF public.agent_interval_metrics
+    LANGUAGE sql STABLE
+    AS $$
+WITH totals AS (
+    SELECT agent_arn,
+           max(username) AS username,
+           interval_start,
+           coalesce(sum(seconds) FILTER (WHERE activity = 'available'), 0) AS available_s,
+           coalesce(sum(seconds) FILTER (WHERE activity = 'connecting'), 0) AS connecting_s,
+           coalesce(sum(seconds) FILTER (WHERE activity = 'onContact'), 0) AS on_contact_s,
+           coalesce(sum(seconds) FILTER (WHERE activity = 'afterContactWork'), 0) AS after_contact_work_s,
+           coalesce(sum(seconds) FILTER (WHERE activity = 'error'), 0) AS error_s,
+           coalesce(sum(seconds) FILTER (WHERE activity = 'customStatus'), 0) AS custom_status_s,
+           coalesce(sum(seconds) FILTER (WHERE activity = 'offline'), 0) AS offline_s,
+           coalesce(sum(seconds) FILTER (
+               WHERE activity IN ('onContact', 'afterContactWork') AND status_type = 'ROUTABLE'), 0)
+               AS agent_on_contact_s,
+           coalesce(sum(seconds) FILTER (
+               WHERE activity IN ('available', 'error') AND status_type = 'ROUTABLE'), 0) AS agent_idle_s
+    FROM agent_status_interval_from_raw()
+    GROUP BY agent_arn, interval_start
+)
+SELECT agent_arn, username, interval_start, interval_start + interval '15 minutes' AS interval_end,
+       available_s, connecting_s, on_contact_s, after_contact_work_s, error_s, custom_status_s, offline_s,
+       agent_on_contact_s, agent_idle_s,
+       round(agent_on_contact_s / nullif(agent_on_contact_s + agent_idle_s, 0), 4) AS occupancy
+FROM totals
+$$;
+
+--
+-- Name: FUNCTION agent_interval_metrics_from_raw(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.agent_interval_metrics_from_raw() IS 'agent_interval_metrics computed from the raw tables, as the view read them before the rollups served it: what `switchboard rollup check` compares the view with.';
 
 --
 -- Name: agent_latest_apply(text[], timestamp with time zone[]); Type: FUNCTION; Schema: public; Owner: -
@@ -69,6 +288,37 @@ CREATE FUNCTION public.agent_latest_rebuild() RETURNS void
     FROM agent_event
     ORDER BY agent_arn, event_ts DESC, event_id DESC;
 $$;
+
+--
+-- Name: agent_status_interval_from_raw(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agent_status_interval_from_raw() RETURNS SETOF public.agent_status_interval
+    LANGUAGE sql STABLE
+    AS $$
+SELECT s.agent_arn,
+       max(s.username) AS username,
+       i.interval_start,
+       s.activity,
+       s.status_name,
+       s.status_type,
+       round(sum(extract(epoch FROM least(s.end_ts, i.interval_start + interval '15 minutes')
+                                  - greatest(s.start_ts, i.interval_start)))::numeric, 3) AS seconds
+FROM agent_activity_segment s
+CROSS JOIN LATERAL generate_series(
+    to_timestamp(floor(extract(epoch FROM s.start_ts) / 900) * 900),
+    s.end_ts - interval '1 microsecond',
+    interval '15 minutes'
+) AS i(interval_start)
+WHERE s.end_ts > s.start_ts
+GROUP BY s.agent_arn, i.interval_start, s.activity, s.status_name, s.status_type
+$$;
+
+--
+-- Name: FUNCTION agent_status_interval_from_raw(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.agent_status_interval_from_raw() IS 'agent_status_interval computed from the raw tables, as the view read them before the rollups served it: what `switchboard rollup check` compares the view with.';
 
 --
 -- Name: analyst_attribute_keys(); Type: FUNCTION; Schema: public; Owner: -
@@ -658,7 +908,10 @@ BEGIN
            queued AND NOT handled AND coalesce(next_initiation_method = 'CALLBACK', false)
                AS callback_requested,
            coalesce(next_initiation_method = 'QUEUE_TRANSFER', false) AS transferred_out_queue,
-           handled AND coalesce(next_initiation_method = 'TRANSFER', false) AS transferred_out_by_agent,
+           -- Connect's "Contacts transferred out by agent": to a queue or an agent (the next leg is a
+           -- TRANSFER) or to an external number (transfer completed); a contact that is both, once.
+           handled AND (coalesce(next_initiation_method = 'TRANSFER', false) OR transfer_completed_ts IS NOT NULL)
+               AS transferred_out_by_agent,
            transfer_completed_ts IS NOT NULL AS transferred_out_external
     FROM base
 ), outcome AS MATERIALIZED (
@@ -1089,20 +1342,6 @@ $_$;
 COMMENT ON FUNCTION public.rollup_instant(p_value text) IS 'A date (its midnight in analytics_time_zone()) or a timestamptz, as switchboard rollup rebuild --from/--to take them.';
 
 --
--- Name: rollup_interval(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.rollup_interval(ts timestamp with time zone) RETURNS timestamp with time zone
-    LANGUAGE sql STABLE
-    AS $$ SELECT date_bin('15 minutes', ts, timestamptz 'epoch') $$;
-
---
--- Name: FUNCTION rollup_interval(ts timestamp with time zone); Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON FUNCTION public.rollup_interval(ts timestamp with time zone) IS 'The start of the 15-minute interval (aligned to the epoch) holding an instant, as the views bucket.';
-
---
 -- Name: rollup_lock(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1195,7 +1434,10 @@ BEGIN
            queued AND NOT handled AND coalesce(next_initiation_method = 'CALLBACK', false)
                AS callback_requested,
            coalesce(next_initiation_method = 'QUEUE_TRANSFER', false) AS transferred_out_queue,
-           handled AND coalesce(next_initiation_method = 'TRANSFER', false) AS transferred_out_by_agent,
+           -- Connect's "Contacts transferred out by agent": to a queue or an agent (the next leg is a
+           -- TRANSFER) or to an external number (transfer completed); a contact that is both, once.
+           handled AND (coalesce(next_initiation_method = 'TRANSFER', false) OR transfer_completed_ts IS NOT NULL)
+               AS transferred_out_by_agent,
            transfer_completed_ts IS NOT NULL AS transferred_out_external
     FROM base
 ), outcome AS (
@@ -1280,7 +1522,10 @@ BEGIN
            queued AND NOT handled AND coalesce(next_initiation_method = 'CALLBACK', false)
                AS callback_requested,
            coalesce(next_initiation_method = 'QUEUE_TRANSFER', false) AS transferred_out_queue,
-           handled AND coalesce(next_initiation_method = 'TRANSFER', false) AS transferred_out_by_agent,
+           -- Connect's "Contacts transferred out by agent": to a queue or an agent (the next leg is a
+           -- TRANSFER) or to an external number (transfer completed); a contact that is both, once.
+           handled AND (coalesce(next_initiation_method = 'TRANSFER', false) OR transfer_completed_ts IS NOT NULL)
+               AS transferred_out_by_agent,
            transfer_completed_ts IS NOT NULL AS transferred_out_external
     FROM base
 ), outcome AS (
@@ -1670,6 +1915,129 @@ $$;
 COMMENT ON FUNCTION public.store_business_day_at(p_store_id text, p_at timestamp with time zone) IS 'The business date, day type and hours reason of a store at an instant, as the IVR hook decides them. Stores not in flows/ (or dates not generated) fall back to the local date in analytics_time_zone() and day_type(date).';
 
 --
+-- Name: store_day_rollup; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.store_day_rollup (
+    store_id text NOT NULL,
+    business_date date NOT NULL,
+    day_type text NOT NULL,
+    contacts bigint DEFAULT 0 NOT NULL,
+    contact_records bigint DEFAULT 0 NOT NULL,
+    ended_in_flow bigint DEFAULT 0 NOT NULL,
+    queued bigint DEFAULT 0 NOT NULL,
+    answered bigint DEFAULT 0 NOT NULL,
+    abandoned bigint DEFAULT 0 NOT NULL,
+    callbacks_requested bigint DEFAULT 0 NOT NULL,
+    contacts_handled bigint DEFAULT 0 NOT NULL,
+    contacts_handled_incoming bigint DEFAULT 0 NOT NULL,
+    contacts_handled_outbound bigint DEFAULT 0 NOT NULL,
+    callback_contacts_handled bigint DEFAULT 0 NOT NULL,
+    transferred_out bigint DEFAULT 0 NOT NULL,
+    transferred_out_external bigint DEFAULT 0 NOT NULL,
+    removed_within_threshold bigint DEFAULT 0 NOT NULL,
+    answered_within_threshold bigint DEFAULT 0 NOT NULL,
+    answered_queue_s bigint DEFAULT 0 NOT NULL,
+    answered_queue_s_n bigint DEFAULT 0 NOT NULL,
+    handled_handle_s bigint DEFAULT 0 NOT NULL,
+    handled_handle_s_n bigint DEFAULT 0 NOT NULL,
+    handled_acw_s bigint DEFAULT 0 NOT NULL,
+    handled_acw_s_n bigint DEFAULT 0 NOT NULL,
+    agent_connection_attempts bigint DEFAULT 0 NOT NULL
+)
+WITH (fillfactor='40');
+
+--
+-- Name: TABLE store_day_rollup; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.store_day_rollup IS 'contact_outcome summed per store, business day and day type (store_business_day_at of initiation_ts). store_day_metrics reads it. Rebuilt automatically when the stores, business days, holidays or analytics settings change.';
+
+--
+-- Name: store_day_metrics; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.store_day_metrics AS
+ SELECT store_day_rollup.store_id,
+    store_day_rollup.business_date,
+    store_day_rollup.day_type,
+    store_day_rollup.contacts,
+    store_day_rollup.contact_records,
+    store_day_rollup.ended_in_flow,
+    store_day_rollup.queued,
+    store_day_rollup.answered,
+    store_day_rollup.abandoned,
+    store_day_rollup.callbacks_requested,
+    store_day_rollup.contacts_handled,
+    store_day_rollup.contacts_handled_incoming,
+    store_day_rollup.contacts_handled_outbound,
+    store_day_rollup.callback_contacts_handled,
+    store_day_rollup.transferred_out,
+    store_day_rollup.transferred_out_external,
+    round(((store_day_rollup.removed_within_threshold)::numeric / (NULLIF(store_day_rollup.queued, 0))::numeric), 4) AS connect_service_level,
+    round(((store_day_rollup.answered_within_threshold)::numeric / (NULLIF(store_day_rollup.queued, 0))::numeric), 4) AS answered_service_level,
+    round(((store_day_rollup.answered_queue_s)::numeric / (NULLIF(store_day_rollup.answered_queue_s_n, 0))::numeric), 2) AS average_speed_of_answer_s,
+    round(((store_day_rollup.handled_handle_s)::numeric / (NULLIF(store_day_rollup.handled_handle_s_n, 0))::numeric), 2) AS average_handle_time_s,
+    round(((store_day_rollup.handled_acw_s)::numeric / (NULLIF(store_day_rollup.handled_acw_s_n, 0))::numeric), 2) AS average_after_contact_work_s,
+    round(((store_day_rollup.abandoned)::numeric / (NULLIF(store_day_rollup.queued, 0))::numeric), 4) AS abandonment_rate,
+    store_day_rollup.agent_connection_attempts
+   FROM public.store_day_rollup
+  WHERE (store_day_rollup.contact_records > 0);
+
+--
+-- Name: VIEW store_day_metrics; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON VIEW public.store_day_metrics IS 'Contacts per store, business day and day type (docs/analysts.md), from store_day_rollup.';
+
+--
+-- Name: store_day_metrics_from_raw(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.store_day_metrics_from_raw() RETURNS SETOF public.store_day_metrics
+    LANGUAGE sql STABLE
+    AS $$
+SELECT coalesce(o.store_id, '(unknown)') AS store_id,
+       b.business_date,
+       b.day_type,
+       count(*) FILTER (WHERE o.first_contact) AS contacts,
+       count(*) AS contact_records,
+       count(*) FILTER (WHERE o.first_contact AND NOT o.queued AND NOT o.handled AND o.next_contact_id IS NULL)
+           AS ended_in_flow,
+       count(*) FILTER (WHERE o.queued) AS queued,
+       count(*) FILTER (WHERE o.answered) AS answered,
+       count(*) FILTER (WHERE o.abandoned) AS abandoned,
+       count(*) FILTER (WHERE o.callback_requested) AS callbacks_requested,
+       count(*) FILTER (WHERE o.handled) AS contacts_handled,
+       count(*) FILTER (WHERE o.handled AND o.initiation_method IN ('INBOUND', 'TRANSFER', 'QUEUE_TRANSFER'))
+           AS contacts_handled_incoming,
+       count(*) FILTER (WHERE o.handled AND o.initiation_method = 'OUTBOUND') AS contacts_handled_outbound,
+       count(*) FILTER (WHERE o.handled AND o.initiation_method = 'CALLBACK') AS callback_contacts_handled,
+       count(*) FILTER (WHERE o.transferred_out) AS transferred_out,
+       count(*) FILTER (WHERE o.transferred_out_external) AS transferred_out_external,
+       round(count(*) FILTER (WHERE o.removed_within_threshold)::numeric
+             / nullif(count(*) FILTER (WHERE o.queued), 0), 4) AS connect_service_level,
+       round(count(*) FILTER (WHERE o.answered_within_threshold)::numeric
+             / nullif(count(*) FILTER (WHERE o.queued), 0), 4) AS answered_service_level,
+       round(avg(o.queue_s) FILTER (WHERE o.answered), 2) AS average_speed_of_answer_s,
+       round(avg(o.handle_s) FILTER (WHERE o.handled), 2) AS average_handle_time_s,
+       round(avg(o.acw_s) FILTER (WHERE o.handled), 2) AS average_after_contact_work_s,
+       round(count(*) FILTER (WHERE o.abandoned)::numeric / nullif(count(*) FILTER (WHERE o.queued), 0), 4)
+           AS abandonment_rate,
+       coalesce(sum(o.agent_connection_attempts), 0) AS agent_connection_attempts
+FROM contact_outcome o
+CROSS JOIN LATERAL store_business_day_at(o.store_id, o.initiation_ts) AS b
+WHERE o.initiation_ts IS NOT NULL
+GROUP BY coalesce(o.store_id, '(unknown)'), b.business_date, b.day_type
+$$;
+
+--
+-- Name: FUNCTION store_day_metrics_from_raw(); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.store_day_metrics_from_raw() IS 'store_day_metrics computed from the raw tables, as the view read them before the rollups served it: what `switchboard rollup check` compares the view with.';
+
+--
 -- Name: agent_event; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1895,7 +2263,7 @@ CREATE VIEW public.contact_outcome AS
             (base.queued AND (NOT base.handled) AND (base.next_contact_id IS NULL) AND (base.transfer_completed_ts IS NULL) AND COALESCE((base.disconnect_reason = 'CUSTOMER_DISCONNECT'::text), false)) AS abandoned,
             (base.queued AND (NOT base.handled) AND COALESCE((base.next_initiation_method = 'CALLBACK'::text), false)) AS callback_requested,
             COALESCE((base.next_initiation_method = 'QUEUE_TRANSFER'::text), false) AS transferred_out_queue,
-            (base.handled AND COALESCE((base.next_initiation_method = 'TRANSFER'::text), false)) AS transferred_out_by_agent,
+            (base.handled AND (COALESCE((base.next_initiation_method = 'TRANSFER'::text), false) OR (base.transfer_completed_ts IS NOT NULL))) AS transferred_out_by_agent,
             (base.transfer_completed_ts IS NOT NULL) AS transferred_out_external
            FROM base
         )
@@ -2008,172 +2376,6 @@ CREATE TABLE public.agent_event_default (
     contact_state text
 );
 ALTER TABLE ONLY public.agent_event_default ALTER COLUMN raw SET COMPRESSION lz4;
-
---
--- Name: agent_interval_rollup; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.agent_interval_rollup (
-    agent_arn text NOT NULL,
-    interval_start timestamp with time zone NOT NULL,
-    username text,
-    available_s numeric NOT NULL,
-    connecting_s numeric NOT NULL,
-    on_contact_s numeric NOT NULL,
-    after_contact_work_s numeric NOT NULL,
-    error_s numeric NOT NULL,
-    custom_status_s numeric NOT NULL,
-    offline_s numeric NOT NULL,
-    agent_on_contact_s numeric NOT NULL,
-    agent_idle_s numeric NOT NULL
-);
-
---
--- Name: TABLE agent_interval_rollup; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.agent_interval_rollup IS 'agent_status_rollup per agent and interval, each status''s seconds rounded to milliseconds first (as agent_interval_metrics sums them). agent_interval_metrics reads it for intervals that ended over 15 minutes ago.';
-
---
--- Name: agent_latest_event; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.agent_latest_event (
-    agent_arn text NOT NULL,
-    event_id text NOT NULL,
-    event_ts timestamp with time zone NOT NULL,
-    event_type text NOT NULL,
-    contact_state text,
-    status_type text,
-    status_name text,
-    activity text NOT NULL
-);
-
---
--- Name: TABLE agent_latest_event; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.agent_latest_event IS 'Each agent''s latest event (greatest event_ts, then event_id), whose segment the agent views end at now(). Kept by the ingest in its transaction; switchboard rollup rebuild refills it.';
-
---
--- Name: agent_status_rollup; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.agent_status_rollup (
-    agent_arn text NOT NULL,
-    interval_start timestamp with time zone NOT NULL,
-    activity text NOT NULL,
-    status_name text NOT NULL,
-    status_type text,
-    username text,
-    seconds numeric NOT NULL
-);
-
---
--- Name: TABLE agent_status_rollup; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.agent_status_rollup IS 'Seconds per agent, 15-minute interval, activity and status, unrounded. An agent''s last segment is counted as if it lasted its full 10 minutes; agent_status_interval takes off the part after now().';
-
---
--- Name: agent_status_interval; Type: VIEW; Schema: public; Owner: -
---
-
-CREATE VIEW public.agent_status_interval AS
- SELECT u.agent_arn,
-    max(u.username) AS username,
-    u.interval_start,
-    u.activity,
-    u.status_name,
-    u.status_type,
-    round(sum(u.seconds), 3) AS seconds
-   FROM ( SELECT agent_status_rollup.agent_arn,
-            agent_status_rollup.username,
-            agent_status_rollup.interval_start,
-            agent_status_rollup.activity,
-            agent_status_rollup.status_name,
-            agent_status_rollup.status_type,
-            agent_status_rollup.seconds
-           FROM public.agent_status_rollup
-        UNION ALL
-         SELECT e.agent_arn,
-            NULL::text,
-            i.interval_start,
-            public.agent_event_activity(e.event_type, e.contact_state, e.status_type) AS agent_event_activity,
-            COALESCE(e.status_name, e.status_type, e.activity) AS "coalesce",
-            e.status_type,
-            (- EXTRACT(epoch FROM (LEAST((e.event_ts + '00:10:00'::interval), (i.interval_start + '00:15:00'::interval)) - GREATEST(c.cut, i.interval_start))))
-           FROM ((public.agent_latest_event e
-             CROSS JOIN LATERAL ( SELECT GREATEST(e.event_ts, now()) AS cut) c)
-             CROSS JOIN LATERAL generate_series(public.rollup_interval(c.cut), ((e.event_ts + '00:10:00'::interval) - '00:00:00.000001'::interval), '00:15:00'::interval) i(interval_start))
-          WHERE (e.event_ts > (now() - '00:10:00'::interval))) u
-  GROUP BY u.agent_arn, u.interval_start, u.activity, u.status_name, u.status_type
- HAVING (sum(u.seconds) > (0)::numeric);
-
---
--- Name: VIEW agent_status_interval; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON VIEW public.agent_status_interval IS 'Seconds per agent, 15-minute interval, activity and status. A status lasts until the agent''s next event, at most 10 minutes (heartbeats come every 120 s), and at most until now(). From agent_status_rollup.';
-
---
--- Name: agent_interval_metrics; Type: VIEW; Schema: public; Owner: -
---
-
-CREATE VIEW public.agent_interval_metrics AS
- WITH totals AS (
-         SELECT agent_interval_rollup.agent_arn,
-            agent_interval_rollup.username,
-            agent_interval_rollup.interval_start,
-            agent_interval_rollup.available_s,
-            agent_interval_rollup.connecting_s,
-            agent_interval_rollup.on_contact_s,
-            agent_interval_rollup.after_contact_work_s,
-            agent_interval_rollup.error_s,
-            agent_interval_rollup.custom_status_s,
-            agent_interval_rollup.offline_s,
-            agent_interval_rollup.agent_on_contact_s,
-            agent_interval_rollup.agent_idle_s
-           FROM public.agent_interval_rollup
-          WHERE (agent_interval_rollup.interval_start <= (now() - '00:15:00'::interval))
-        UNION ALL
-         SELECT agent_status_interval.agent_arn,
-            max(agent_status_interval.username) AS max,
-            agent_status_interval.interval_start,
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'available'::text)), (0)::numeric) AS "coalesce",
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'connecting'::text)), (0)::numeric) AS "coalesce",
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'onContact'::text)), (0)::numeric) AS "coalesce",
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'afterContactWork'::text)), (0)::numeric) AS "coalesce",
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'error'::text)), (0)::numeric) AS "coalesce",
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'customStatus'::text)), (0)::numeric) AS "coalesce",
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE (agent_status_interval.activity = 'offline'::text)), (0)::numeric) AS "coalesce",
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE ((agent_status_interval.activity = ANY (ARRAY['onContact'::text, 'afterContactWork'::text])) AND (agent_status_interval.status_type = 'ROUTABLE'::text))), (0)::numeric) AS "coalesce",
-            COALESCE(sum(agent_status_interval.seconds) FILTER (WHERE ((agent_status_interval.activity = ANY (ARRAY['available'::text, 'error'::text])) AND (agent_status_interval.status_type = 'ROUTABLE'::text))), (0)::numeric) AS "coalesce"
-           FROM public.agent_status_interval
-          WHERE (agent_status_interval.interval_start > (now() - '00:15:00'::interval))
-          GROUP BY agent_status_interval.agent_arn, agent_status_interval.interval_start
-        )
- SELECT totals.agent_arn,
-    totals.username,
-    totals.interval_start,
-    (totals.interval_start + '00:15:00'::interval) AS interval_end,
-    totals.available_s,
-    totals.connecting_s,
-    totals.on_contact_s,
-    totals.after_contact_work_s,
-    totals.error_s,
-    totals.custom_status_s,
-    totals.offline_s,
-    totals.agent_on_contact_s,
-    totals.agent_idle_s,
-    round((totals.agent_on_contact_s / NULLIF((totals.agent_on_contact_s + totals.agent_idle_s), (0)::numeric)), 4) AS occupancy
-   FROM totals;
-
---
--- Name: VIEW agent_interval_metrics; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON VIEW public.agent_interval_metrics IS 'Seconds per agent and 15-minute interval by activity, and Connect''s occupancy (docs/analysts.md), from agent_interval_rollup (intervals that ended over 15 minutes ago) and agent_status_interval.';
 
 --
 -- Name: analytics_setting; Type: TABLE; Schema: public; Owner: -
@@ -2465,6 +2667,16 @@ CREATE TABLE public.schema_migration (
 );
 
 --
+-- Name: schema_object; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.schema_object (
+    path text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: staffing_history; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2660,82 +2872,6 @@ CREATE TABLE public.store_business_day (
 COMMENT ON TABLE public.store_business_day IS 'One row per store and business day, computed by the IVR hook''s evaluator from flows/ for every year with contacts and the coming year. day_type: weekday, weekend, holiday, pre_holiday, closure, override. hours_reason: the closure, override or holiday that set the hours (NULL for weekly hours). opens_at/closes_at: the first opening and the last closing of the day (NULL when closed all day; closes_at is past midnight for overnight hours).';
 
 --
--- Name: store_day_rollup; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.store_day_rollup (
-    store_id text NOT NULL,
-    business_date date NOT NULL,
-    day_type text NOT NULL,
-    contacts bigint DEFAULT 0 NOT NULL,
-    contact_records bigint DEFAULT 0 NOT NULL,
-    ended_in_flow bigint DEFAULT 0 NOT NULL,
-    queued bigint DEFAULT 0 NOT NULL,
-    answered bigint DEFAULT 0 NOT NULL,
-    abandoned bigint DEFAULT 0 NOT NULL,
-    callbacks_requested bigint DEFAULT 0 NOT NULL,
-    contacts_handled bigint DEFAULT 0 NOT NULL,
-    contacts_handled_incoming bigint DEFAULT 0 NOT NULL,
-    contacts_handled_outbound bigint DEFAULT 0 NOT NULL,
-    callback_contacts_handled bigint DEFAULT 0 NOT NULL,
-    transferred_out bigint DEFAULT 0 NOT NULL,
-    transferred_out_external bigint DEFAULT 0 NOT NULL,
-    removed_within_threshold bigint DEFAULT 0 NOT NULL,
-    answered_within_threshold bigint DEFAULT 0 NOT NULL,
-    answered_queue_s bigint DEFAULT 0 NOT NULL,
-    answered_queue_s_n bigint DEFAULT 0 NOT NULL,
-    handled_handle_s bigint DEFAULT 0 NOT NULL,
-    handled_handle_s_n bigint DEFAULT 0 NOT NULL,
-    handled_acw_s bigint DEFAULT 0 NOT NULL,
-    handled_acw_s_n bigint DEFAULT 0 NOT NULL,
-    agent_connection_attempts bigint DEFAULT 0 NOT NULL
-)
-WITH (fillfactor='40');
-
---
--- Name: TABLE store_day_rollup; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.store_day_rollup IS 'contact_outcome summed per store, business day and day type (store_business_day_at of initiation_ts). store_day_metrics reads it. Rebuilt automatically when the stores, business days, holidays or analytics settings change.';
-
---
--- Name: store_day_metrics; Type: VIEW; Schema: public; Owner: -
---
-
-CREATE VIEW public.store_day_metrics AS
- SELECT store_day_rollup.store_id,
-    store_day_rollup.business_date,
-    store_day_rollup.day_type,
-    store_day_rollup.contacts,
-    store_day_rollup.contact_records,
-    store_day_rollup.ended_in_flow,
-    store_day_rollup.queued,
-    store_day_rollup.answered,
-    store_day_rollup.abandoned,
-    store_day_rollup.callbacks_requested,
-    store_day_rollup.contacts_handled,
-    store_day_rollup.contacts_handled_incoming,
-    store_day_rollup.contacts_handled_outbound,
-    store_day_rollup.callback_contacts_handled,
-    store_day_rollup.transferred_out,
-    store_day_rollup.transferred_out_external,
-    round(((store_day_rollup.removed_within_threshold)::numeric / (NULLIF(store_day_rollup.queued, 0))::numeric), 4) AS connect_service_level,
-    round(((store_day_rollup.answered_within_threshold)::numeric / (NULLIF(store_day_rollup.queued, 0))::numeric), 4) AS answered_service_level,
-    round(((store_day_rollup.answered_queue_s)::numeric / (NULLIF(store_day_rollup.answered_queue_s_n, 0))::numeric), 2) AS average_speed_of_answer_s,
-    round(((store_day_rollup.handled_handle_s)::numeric / (NULLIF(store_day_rollup.handled_handle_s_n, 0))::numeric), 2) AS average_handle_time_s,
-    round(((store_day_rollup.handled_acw_s)::numeric / (NULLIF(store_day_rollup.handled_acw_s_n, 0))::numeric), 2) AS average_after_contact_work_s,
-    round(((store_day_rollup.abandoned)::numeric / (NULLIF(store_day_rollup.queued, 0))::numeric), 4) AS abandonment_rate,
-    store_day_rollup.agent_connection_attempts
-   FROM public.store_day_rollup
-  WHERE (store_day_rollup.contact_records > 0);
-
---
--- Name: VIEW store_day_metrics; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON VIEW public.store_day_metrics IS 'Contacts per store, business day and day type (docs/analysts.md), from store_day_rollup.';
-
---
 -- Name: agent_event_default; Type: TABLE ATTACH; Schema: public; Owner: -
 --
 
@@ -2884,6 +3020,13 @@ ALTER TABLE ONLY public.rollup_state
 
 ALTER TABLE ONLY public.schema_migration
     ADD CONSTRAINT schema_migration_pkey PRIMARY KEY (version);
+
+--
+-- Name: schema_object schema_object_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.schema_object
+    ADD CONSTRAINT schema_object_pkey PRIMARY KEY (path);
 
 --
 -- Name: staffing_history_day staffing_history_day_pkey; Type: CONSTRAINT; Schema: public; Owner: -

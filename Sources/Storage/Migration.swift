@@ -14,6 +14,11 @@ public struct Migration: Sendable, Hashable {
     public var name: String
     /// The SQL statements, run in order in one transaction.
     public var statements: [String]
+    /// Whether it runs after the schema's functions and views are applied rather than before: a
+    /// data migration that needs their current text (a rebuild after a definition changed). Its
+    /// file's header says so with the line ``MigrationFile/afterSchemaFilesLine``; the header is
+    /// not part of the checksum.
+    public var runsAfterSchemaFiles = false
 
     /// Creates a migration.
     public init(version: Int, name: String, statements: [String]) {

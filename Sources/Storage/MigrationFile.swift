@@ -42,12 +42,17 @@ enum MigrationFile {
         } catch let error as StorageError {
             throw failure(error.message)
         }
-        let migration = Migration(version: number, name: String(title.dropFirst(prefix.count)), statements: parsed)
+        var migration = Migration(version: number, name: String(title.dropFirst(prefix.count)), statements: parsed)
+        migration.runsAfterSchemaFiles = header.contains { $0 == afterSchemaFilesLine }
         guard migration.script == script else {
             throw failure("statements must end with \";\" at the end of a line and be separated by one empty line")
         }
         return migration
     }
+
+    /// The header line of a migration that runs after the schema's functions and views
+    /// (``Migration/runsAfterSchemaFiles``).
+    static let afterSchemaFilesLine = "-- Runs after the schema's functions and views."
 
     /// The file's text for `migration`, with `comment` lines after its title.
     static func render(_ migration: Migration, comment: [String] = []) -> String {

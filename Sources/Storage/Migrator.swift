@@ -33,25 +33,54 @@ public struct Migrator: Sendable {
     ///   checksum differs (nothing is applied then), or `.migration` naming the version that failed
     ///   and why.
     ///
-    /// - Parameter privileges: The statements of the privileges file
-    ///   (``SwitchboardSchema/privileges``), applied after the migrations on every call, in one
-    ///   transaction under the lock: they revoke and grant each group role's privileges, so the
-    ///   database always holds exactly the file's (empty: none applied).
+    /// Then, in one transaction under the lock, the repeatable objects whose text changed
+    /// (``applyRepeatables(_:on:)``) and the privileges.
+    ///
+    /// - Parameters:
+    ///   - repeatables: The schema's functions and views (``SwitchboardSchema/repeatables``), in
+    ///     dependency order; empty: none applied.
+    ///   - privileges: The statements of the privileges file (``SwitchboardSchema/privileges``),
+    ///     applied on every call: they revoke and grant each group role's privileges, so the
+    ///     database always holds exactly the file's (empty: none applied).
     @discardableResult
-    public func migrate(_ migrations: [Migration], privileges: [String] = []) async throws -> [Int] {
+    public func migrate(
+        _ migrations: [Migration], repeatables: [RepeatableObject] = [], privileges: [String] = []
+    ) async throws -> [Int] {
+        try await migrateReporting(migrations, repeatables: repeatables, privileges: privileges).versions
+    }
+
+    /// ``migrate(_:repeatables:privileges:)``, returning the versions applied and the repeatable
+    /// objects applied (by name, in the order applied).
+    public func migrateReporting(
+        _ migrations: [Migration], repeatables: [RepeatableObject] = [], privileges: [String] = []
+    ) async throws -> (versions: [Int], repeatables: [String]) {
         let ordered = migrations.sorted { $0.version < $1.version }
         // A version recorded with its checksum needs no transaction of its own.
         let recorded = try await recordedVersions(ordered)
         var applied: [Int] = []
-        for migration in ordered where !recorded.contains(migration.version) {
+        let pending = ordered.filter { !recorded.contains($0.version) }
+        // Data migrations that need the functions' current text wait for the schema's files
+        // (when there are none to apply, they run in order with the others).
+        let waiting = repeatables.isEmpty ? [] : pending.filter(\.runsAfterSchemaFiles)
+        for migration in pending where !waiting.contains(migration) {
+            let didApply = try await apply(migration)
+            if didApply { applied.append(migration.version) }
+        }
+        var objects: [String] = []
+        if !repeatables.isEmpty || !privileges.isEmpty {
+            objects = try await applySchema(repeatables, privileges: privileges)
+        }
+        if !objects.isEmpty {
+            logger.info("schema functions and views applied", metadata: ["objects": "\(objects)"])
+        }
+        for migration in waiting {
             let didApply = try await apply(migration)
             if didApply { applied.append(migration.version) }
         }
         if !applied.isEmpty {
             logger.info("schema migrated", metadata: ["versions": "\(applied)"])
         }
-        if !privileges.isEmpty { try await applyPrivileges(privileges) }
-        return applied
+        return (applied, objects)
     }
 
     /// Checks that every one of `migrations` is applied, with its text, without changing anything:
@@ -63,7 +92,10 @@ public struct Migrator: Sendable {
     /// - Throws: ``StorageError`` `.schemaBehind` naming the first migration not applied (or the
     ///   missing `schema_migration` table), `.migrationChanged` naming an applied migration whose
     ///   checksum differs.
-    public func verify(_ migrations: [Migration]) async throws {
+    ///
+    /// Each of `repeatables` must have been applied once (its file recorded in `schema_object`);
+    /// its text is not compared, as a newer binary's may differ.
+    public func verify(_ migrations: [Migration], repeatables: [RepeatableObject] = []) async throws {
         let rows: [(Int, String?)]
         do {
             rows = try await client.query("SELECT version, checksum FROM schema_migration", logger: logger)
@@ -86,6 +118,24 @@ public struct Migrator: Sendable {
             }
             if let checksum, checksum != migration.checksum { throw Self.changed(migration, recorded: checksum) }
         }
+        guard !repeatables.isEmpty else { return }
+        let paths: Set<String>
+        do {
+            paths = Set(
+                try await client.query("SELECT path FROM schema_object", logger: logger).collect()
+                    .map { try $0.decode(String.self) })
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
+            paths = []
+        }
+        if let missing = repeatables.first(where: { !paths.contains($0.path) }) {
+            throw StorageError(
+                code: .schemaBehind,
+                message: """
+                    the schema is behind this binary: Sources/Storage/Schema/\(missing.path) is not applied; run \
+                    `switchboard migrate` as the schema's owner first
+                    """
+            )
+        }
     }
 
     /// The group roles the privileges file grants to that do not exist (the migrating role could
@@ -100,18 +150,33 @@ public struct Migrator: Sendable {
         return try await rows.collect().map { try $0.decode(String.self) }
     }
 
-    /// Runs the privileges file's statements in one transaction under the migration lock.
-    private func applyPrivileges(_ statements: [String]) async throws {
+    /// The changed repeatable objects, then the privileges file's statements, in one transaction
+    /// under the migration lock: no session sees a re-created function without its grants.
+    ///
+    /// - Returns: The names of the objects applied.
+    private func applySchema(_ repeatables: [RepeatableObject], privileges: [String]) async throws -> [String] {
+        let applied: [String]
         do {
-            try await client.withTransaction(logger: logger) { connection in
+            applied = try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
-                for statement in statements {
+                let applied = try await applyRepeatables(repeatables, on: connection)
+                for statement in privileges {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                return applied
             }
+        } catch let error as PostgresTransactionError {
+            if let storage = error.closureError as? StorageError { throw storage }
+            throw StorageError(
+                code: .migration,
+                message:
+                    "applying the schema's functions, views and privileges failed: \(StorageError.summary(of: error.closureError ?? error.beginError ?? error.commitError ?? error))"
+            )
         } catch {
             throw StorageError(
-                code: .migration, message: "applying the privileges failed: \(String(reflecting: error))")
+                code: .migration,
+                message:
+                    "applying the schema's functions, views and privileges failed: \(StorageError.summary(of: error))")
         }
         let missing = try await missingGroupRoles()
         if !missing.isEmpty {
@@ -119,6 +184,7 @@ public struct Migrator: Sendable {
                 "group roles missing, their privileges are not granted: ask an administrator to create them (deploy/README.md, \"Database roles\") and run migrate again",
                 metadata: ["roles": "\(missing.joined(separator: ","))"])
         }
+        return applied
     }
 
     /// Compares the checksums recorded in `schema_migration` with those of `migrations` and fills
@@ -241,5 +307,124 @@ public struct Migrator: Sendable {
         // Applied meanwhile by another migrator, which may have had another text.
         if !recorded.isEmpty, recorded != migration.checksum { throw Self.changed(migration, recorded: recorded) }
         return false
+    }
+
+    /// Applies, on `connection` (in the caller's transaction), each of `repeatables` whose text
+    /// differs from the one `schema_object` records, and records it.
+    ///
+    /// A function is replaced in place. A view is dropped and created again, and so is every
+    /// object that depends on it in the catalogs (a view over it, a function returning its rows),
+    /// which must be a repeatable object too; they are dropped in reverse order and created in
+    /// `repeatables`' order.
+    ///
+    /// - Returns: The names of the objects applied, in the order applied.
+    /// - Throws: ``StorageError`` `.migration` naming an object that fails, or a dependant that is
+    ///   not in a repeatable file.
+    func applyRepeatables(_ repeatables: [RepeatableObject], on connection: PostgresConnection) async throws -> [String]
+    {
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS schema_object (
+                path text PRIMARY KEY,
+                checksum text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            logger: logger)
+        guard !repeatables.isEmpty else { return [] }
+        var recorded: [String: String] = [:]
+        let rows = try await connection.query("SELECT path, checksum FROM schema_object", logger: logger)
+        for try await (path, checksum) in rows.decode((String, String).self) { recorded[path] = checksum }
+        let changed = Set(repeatables.filter { recorded[$0.path] != $0.checksum }.map(\.name))
+        guard !changed.isEmpty else { return [] }
+        let byName = Dictionary(uniqueKeysWithValues: repeatables.map { ($0.name, $0) })
+        // What must be dropped: the changed views and, transitively, what depends on them.
+        var dropped = Set(changed.filter { byName[$0]?.kind == .view })
+        var frontier = dropped
+        while !frontier.isEmpty {
+            let dependants = try await Self.dependants(of: Array(frontier), on: connection, logger: logger)
+            for name in dependants where byName[name] == nil {
+                throw StorageError(
+                    code: .migration,
+                    message:
+                        "\(name) depends on the view(s) \(frontier.sorted().joined(separator: ", ")) and is not in a file of Sources/Storage/Schema/: give it one, or drop it in a versioned migration"
+                )
+            }
+            frontier = dependants.subtracting(dropped)
+            dropped.formUnion(frontier)
+        }
+        let applied = repeatables.filter { changed.contains($0.name) || dropped.contains($0.name) }
+        for object in applied.reversed() where dropped.contains(object.name) {
+            let statement: String
+            switch object.kind {
+            case .view:
+                statement = "DROP VIEW IF EXISTS \(object.name)"
+            case .function:
+                let rows = try await connection.query(
+                    """
+                    SELECT oid::regprocedure::text FROM pg_proc
+                    WHERE pronamespace = 'public'::regnamespace AND proname = \(object.name)
+                    """,
+                    logger: logger)
+                var signatures: [String] = []
+                for try await signature in rows.decode(String.self) { signatures.append(signature) }
+                guard !signatures.isEmpty else { continue }
+                statement = "DROP FUNCTION \(signatures.joined(separator: ", "))"
+            }
+            try await run(statement, for: object, on: connection)
+        }
+        for object in applied {
+            for statement in object.statements { try await run(statement, for: object, on: connection) }
+            try await connection.query(
+                """
+                INSERT INTO schema_object (path, checksum) VALUES (\(object.path), \(object.checksum))
+                ON CONFLICT (path) DO UPDATE SET checksum = excluded.checksum, applied_at = now()
+                """,
+                logger: logger)
+        }
+        return applied.map(\.name)
+    }
+
+    private func run(_ statement: String, for object: RepeatableObject, on connection: PostgresConnection) async throws
+    {
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        } catch {
+            throw StorageError(
+                code: .migration,
+                message: "Sources/Storage/Schema/\(object.path) failed: \(StorageError.summary(of: error))")
+        }
+    }
+
+    /// The views and functions of the schema that depend, in the catalogs, on the views or
+    /// functions named `names`: views whose query uses them, functions whose signature uses a
+    /// view's row type.
+    static func dependants(of names: [String], on connection: PostgresConnection, logger: Logger) async throws
+        -> Set<String>
+    {
+        let rows = try await connection.query(
+            """
+            WITH target AS (
+                SELECT 'pg_class'::regclass AS class, c.oid FROM pg_class c
+                WHERE c.relnamespace = 'public'::regnamespace AND c.relname = ANY(\(names))
+                UNION ALL
+                SELECT 'pg_proc'::regclass, p.oid FROM pg_proc p
+                WHERE p.pronamespace = 'public'::regnamespace AND p.proname = ANY(\(names))
+            )
+            SELECT DISTINCT v.relname::text FROM pg_depend d
+            JOIN target t ON d.refclassid = t.class AND d.refobjid = t.oid
+            JOIN pg_rewrite r ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid
+            JOIN pg_class v ON v.oid = r.ev_class
+            WHERE v.oid <> d.refobjid AND v.relnamespace = 'public'::regnamespace
+            UNION
+            SELECT DISTINCT p.proname::text FROM pg_depend d
+            JOIN pg_class c ON d.refclassid = 'pg_type'::regclass AND d.refobjid = c.reltype
+            JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+            WHERE c.relnamespace = 'public'::regnamespace AND c.relname = ANY(\(names))
+            """,
+            logger: logger)
+        var found = Set<String>()
+        for try await name in rows.decode(String.self) { found.insert(name) }
+        return found
     }
 }

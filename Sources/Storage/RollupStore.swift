@@ -212,19 +212,9 @@ public struct RollupStore: Sendable {
     ]
 
     /// The definitions of ``checkedViews`` computed from the raw tables, as temporary `raw_` views:
-    /// `queue_interval_metrics_from_raw()` (migration 14, which added columns to the queue view)
-    /// and migration 6's definitions of the others.
-    static let definitions: [String] =
-        ["CREATE TEMP VIEW raw_queue_interval_metrics AS SELECT * FROM queue_interval_metrics_from_raw()"]
-        + (SwitchboardSchema.migrations.first { $0.version == 6 }?.statements ?? [])
-        .compactMap { statement in
-            guard let view = checkedViews.dropFirst().first(where: { statement.hasPrefix("CREATE VIEW \($0) AS") })
-            else {
-                return nil
-            }
-            return
-                statement
-                .replacingOccurrences(of: "CREATE VIEW \(view) AS", with: "CREATE TEMP VIEW raw_\(view) AS")
-                .replacingOccurrences(of: "FROM agent_status_interval", with: "FROM pg_temp.raw_agent_status_interval")
-        }
+    /// each view's `<view>_from_raw()`, a function of the schema's files
+    /// (`Sources/Storage/Schema/functions/`), the one source the migrator applies too.
+    static let definitions: [String] = checkedViews.map { view in
+        "CREATE TEMP VIEW raw_\(view) AS SELECT * FROM \(view)_from_raw()"
+    }
 }

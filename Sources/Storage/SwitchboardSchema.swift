@@ -22,6 +22,35 @@ public enum SwitchboardSchema {
         }
     }()
 
+    /// The schema's functions and views, one file each (`Schema/functions/`, `Schema/views/`), in
+    /// the order that applies each after those it depends on.
+    ///
+    /// - Important: A missing or malformed file stops the process, as for the migrations.
+    public static let repeatables: [RepeatableObject] = {
+        guard let schema = Bundle.module.url(forResource: "Schema", withExtension: nil) else {
+            fatalError("the Storage resource bundle has no Schema folder")
+        }
+        do {
+            return try repeatables(in: schema)
+        } catch {
+            fatalError("loading the schema's functions and views: \(error)")
+        }
+    }()
+
+    /// The repeatable objects of the `functions/` and `views/` folders of `directory`.
+    ///
+    /// - Throws: ``StorageError`` `.migration` naming a malformed file or a cycle.
+    static func repeatables(in directory: URL) throws -> [RepeatableObject] {
+        var files: [(kind: RepeatableObject.Kind, fileName: String, text: String)] = []
+        for (kind, folder) in [(RepeatableObject.Kind.function, "functions"), (.view, "views")] {
+            let url = directory.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".sql") {
+                files.append((kind, name, try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)))
+            }
+        }
+        return try RepeatableObject.ordered(files)
+    }
+
     /// The statements of the privileges file (`Schema/privileges.sql`): what each group role may
     /// do, applied after the migrations by every migrate (``Migrator/migrate(_:privileges:)``).
     ///

@@ -306,7 +306,9 @@ struct BenchIngestCommand: AsyncParsableCommand {
             await client.start(in: &tasks)
             defer { tasks.cancelAll() }
             try await Migrator(client: client, logger: logger)
-                .migrate(SwitchboardSchema.migrations, privileges: SwitchboardSchema.privileges)
+                .migrate(
+                    SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables,
+                    privileges: SwitchboardSchema.privileges)
             try await Self.prepare(url, withoutRollups: withoutRollups)
             let worker = try SwitchboardProcess(
                 ["ingest", "--bootstrap", cluster.bootstrapServers],

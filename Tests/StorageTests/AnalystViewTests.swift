@@ -62,7 +62,7 @@ struct AnalystViewTests {
             "max_queued_s": 65,  // I1
             "agent_connection_attempts": 7,  // A1 1 + A2 2 + B2 1 + C2 1 + E1 1 + F1 1
             "contacts_handled": 5,  // A1 A2 C2 E1 F1 connected to an agent
-            "transferred_out_by_agent": 1,  // E1 (its next contact E2 was initiated TRANSFER)
+            "transferred_out_by_agent": 2,  // E1 (its next contact E2 was initiated TRANSFER), F1 (to a number)
             "average_customer_hold_time_s": 15,  // only A1 was put on hold: 15 / 1
             "average_customer_hold_time_all_contacts_s": 3,  // 15 / 5 handled
             "average_interaction_time_s": 104,  // (200 + 100 + 120 + 60 + 40) / 5 = 520 / 5

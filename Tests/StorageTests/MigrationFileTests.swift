@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardTesting
 import Testing
 
 @testable import Storage
@@ -52,7 +53,11 @@ struct MigrationFileTests {
             18, "the ingest's upsert stashes the rows it writes itself", 5,
             "b1f1b4c26577f3cfd60e84b7cc7bf835dc9a277350f0f8ae4b037154b17efde9"
         ),
-        (19, "least privilege", 15, "1e31974e8412a7e5fe9217b290e2e63a9c54253246849fbbca5bdf356c38fc85"),
+        (19, "least privilege", 3, "ecf284d758972313d94de792e38240e7318512e5e4b53ea0da16c522a718e30b"),
+        (
+            20, "transferred out by agent counts external transfers", 2,
+            "0c14d5205375d6ed10fc112c56240122036e0dba8cb34099aafddb87088d59f5"
+        ),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")
@@ -67,6 +72,69 @@ struct MigrationFileTests {
             #expect(migration.checksum == released.checksum, "migration \(released.version) (\(released.name)) changed")
         }
         #expect(migrations.count == Self.released.count, "a new migration adds its row to `released`")
+    }
+
+    /// The first version whose migrations leave functions and views to their files.
+    static let firstWithRepeatableObjects = 19
+
+    @Test("from migration 19 on, no versioned migration creates or replaces a function or view: they have files")
+    func functionsAndViewsHaveFiles() {
+        for migration in SwitchboardSchema.migrations where migration.version >= Self.firstWithRepeatableObjects {
+            for statement in migration.statements {
+                let code = RepeatableObject.code(statement).uppercased()
+                    .replacingOccurrences(of: "\n", with: " ")
+                for kind in ["FUNCTION", "VIEW"] {
+                    #expect(
+                        !(code.hasPrefix("CREATE \(kind)") || code.hasPrefix("CREATE OR REPLACE \(kind)")),
+                        "migration \(migration.version) creates a \(kind.lowercased()): put it in Sources/Storage/Schema/\(kind.lowercased())s/ instead"
+                    )
+                }
+            }
+        }
+    }
+
+    @Test("every function and view has one file; the files in the source tree are the ones the binary loads")
+    func repeatableFiles() throws {
+        let directory = Repository.root.appendingPathComponent("Sources/Storage/Schema")
+        let files = try SwitchboardSchema.repeatables(in: directory)
+        #expect(files == SwitchboardSchema.repeatables)
+        #expect(files.filter { $0.kind == .view }.count == 8)
+        // Dependency order: each object after those its code names.
+        var seen = Set<String>()
+        for object in files {
+            #expect(object.dependencies.isSubset(of: seen), "\(object.name) comes after \(object.dependencies)")
+            seen.insert(object.name)
+        }
+        #expect(
+            files.first { $0.name == "analyst_attributes" }?.dependencies == [
+                "analyst_attribute_keys", "looks_like_phone", "mask_phone", "phone_text",
+            ])
+    }
+
+    @Test("a header line makes a migration run after the schema's files; it is not part of the checksum")
+    func runsAfterSchemaFiles() throws {
+        let plain = try MigrationFile.parse(fileName: "0020_x.sql", text: "-- Migration 20: x\n\nSELECT 1;\n")
+        let after = try MigrationFile.parse(
+            fileName: "0020_x.sql",
+            text: "-- Migration 20: x\n-- Runs after the schema's functions and views.\n\nSELECT 1;\n")
+        #expect(!plain.runsAfterSchemaFiles)
+        #expect(after.runsAfterSchemaFiles)
+        #expect(plain.checksum == after.checksum)
+    }
+
+    @Test("a repeatable file must create the object it is named for; a cycle is refused")
+    func malformedRepeatables() {
+        #expect(throws: StorageError.self) {
+            try RepeatableObject.ordered([
+                (.function, "f.sql", "CREATE OR REPLACE FUNCTION g() RETURNS int AS 'SELECT 1';\n")
+            ])
+        }
+        #expect(throws: StorageError.self) {
+            try RepeatableObject.ordered([
+                (.view, "a.sql", "CREATE VIEW a AS SELECT * FROM b;\n"),
+                (.view, "b.sql", "CREATE VIEW b AS SELECT * FROM a;\n"),
+            ])
+        }
     }
 
     @Test("the files in the source tree are the ones the binary loads")

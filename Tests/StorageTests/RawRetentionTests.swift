@@ -366,7 +366,7 @@ struct RawRetentionTests {
                 """, logger: TestDatabase.logger)
             let viewBefore = try await Self.strings(
                 client, "SELECT contact_id || ' ' || coalesce(queue_name, '-') FROM contact_record_analyst ORDER BY 1")
-            try await migrator.migrate(SwitchboardSchema.migrations)
+            try await TestDatabase.migrate(client)
             #expect(
                 try await Self.strings(
                     client, "SELECT contact_id || ' ' || tableoid::regclass::text FROM contact_record ORDER BY 1")

@@ -129,16 +129,16 @@ struct SchemaFileTests {
     }
 
     /// pg_dump's schema of the database of `configuration` (pg_dump from `SWITCHBOARD_TEST_POSTGRES_BIN`).
-    static func pgDump(_ configuration: DatabaseConfiguration) async throws -> String {
+    static func pgDump(_ configuration: DatabaseConfiguration, privileges: Bool = false) async throws -> String {
         var environment = ProcessInfo.processInfo.environment
         let directory = environment["SWITCHBOARD_TEST_POSTGRES_BIN"] ?? "/usr/lib/postgresql/15/bin"
         if let password = configuration.password { environment["PGPASSWORD"] = password }
         let executable = URL(fileURLWithPath: directory).appendingPathComponent("pg_dump").path
         let (status, dump) = try await ChildProcess.run(
             [
-                executable, "--schema-only", "--no-owner", "--no-privileges", "--host", configuration.host,
+                executable, "--schema-only", "--no-owner", "--host", configuration.host,
                 "--port", String(configuration.port), "--username", configuration.username, configuration.database,
-            ], environment: environment, includingErrors: false)
+            ] + (privileges ? [] : ["--no-privileges"]), environment: environment, includingErrors: false)
         guard status == 0 else { throw PgDumpFailed(status: status, executable: executable) }
         return dump
     }

@@ -47,9 +47,12 @@ public struct MigrationService: Service {
             switch mode {
             case .migrate:
                 {
-                    try await migrator.migrate(SwitchboardSchema.migrations, privileges: SwitchboardSchema.privileges)
+                    try await migrator.migrate(
+                        SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables,
+                        privileges: SwitchboardSchema.privileges)
                 }
-            case .verify: { try await migrator.verify(SwitchboardSchema.migrations) }
+            case .verify:
+                { try await migrator.verify(SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables) }
             }
         guard try await retrying(mode == .migrate ? "migrations" : "schema check", step) else { return }
         gate.open()
@@ -91,7 +94,9 @@ public struct MigrationService: Service {
     @discardableResult
     public static func migrate(client: PostgresClient, analysts: AnalystSetup, logger: Logger) async throws -> [Int] {
         let applied = try await Migrator(client: client, logger: logger)
-            .migrate(SwitchboardSchema.migrations, privileges: SwitchboardSchema.privileges)
+            .migrate(
+                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables,
+                privileges: SwitchboardSchema.privileges)
         try await analysts.apply(client: client, logger: logger)
         return applied
     }

@@ -21,7 +21,8 @@ public enum OneShotDatabase {
         _ body: @Sendable (PostgresClient, Logger) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
-            try await Migrator(client: client, logger: logger).verify(SwitchboardSchema.migrations)
+            try await Migrator(client: client, logger: logger).verify(
+                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables)
             let analysts = analysts ?? AnalystSetup(settings: settings, logger: logger)
             try await analysts.apply(client: client, logger: logger)
             return try await body(client, logger)
@@ -37,7 +38,8 @@ public enum OneShotDatabase {
         _ settings: Settings, _ body: @Sendable (PostgresClient, Logger) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
-            try await Migrator(client: client, logger: logger).verify(SwitchboardSchema.migrations)
+            try await Migrator(client: client, logger: logger).verify(
+                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables)
             return try await body(client, logger)
         }
     }
@@ -54,7 +56,8 @@ public enum OneShotDatabase {
         besideAnalysts body: @Sendable (PostgresClient, Logger, _ setup: Task<Bool, any Error>) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
-            try await Migrator(client: client, logger: logger).verify(SwitchboardSchema.migrations)
+            try await Migrator(client: client, logger: logger).verify(
+                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables)
             let analysts = AnalystSetup(settings: settings, logger: logger)
             let setup = Task { try await analysts.apply(client: client, logger: logger) }
             let result: T

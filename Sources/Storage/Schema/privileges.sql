@@ -55,7 +55,7 @@ BEGIN
             -- and `seed`, and the reference data every start writes (stores, business days, the
             -- calendar, the analysts' settings). Raw rows are inserted and upserted, never deleted
             -- (retention drops whole partitions); events are only inserted.
-            ('switchboard_writer', 'SELECT', 'TABLE schema_migration'),
+            ('switchboard_writer', 'SELECT', 'TABLE schema_migration, schema_object'),
             ('switchboard_writer', 'SELECT, INSERT, UPDATE, DELETE', 'TABLE consumer_offset'),
             ('switchboard_writer', 'SELECT, INSERT, UPDATE', 'TABLE contact_record'),
             ('switchboard_writer', 'SELECT, INSERT', 'TABLE agent_event, contact_event'),
@@ -87,14 +87,15 @@ BEGIN
              'rollup_insert_agents_by_key(text[], timestamptz[], timestamptz[]), '
              'rollup_rebuild(timestamptz, timestamptz), rollup_rebuild_contacts(timestamptz, timestamptz), '
              'rollup_definitions_fingerprint(), rollup_record_definitions(), rollup_sync_definitions(), '
-             'queue_interval_metrics_from_raw(), analytics_threshold_seconds(), analytics_time_zone(), '
+             'queue_interval_metrics_from_raw(), store_day_metrics_from_raw(), agent_status_interval_from_raw(), '
+             'agent_interval_metrics_from_raw(), analytics_threshold_seconds(), analytics_time_zone(), '
              'day_type(date), store_business_day_at(text, timestamptz), staffing_day_types(date, date), '
              'staffing_history_refresh(date, date), mask_phone(text), phone_text(text), looks_like_phone(text), '
              'analyst_attribute_keys(), analyst_attributes(jsonb)'),
 
             -- Retention: it drops old raw partitions through raw_retention_apply (SECURITY DEFINER,
             -- run as the owner) and reads the horizon; nothing else.
-            ('switchboard_retention', 'SELECT', 'TABLE schema_migration, raw_retention'),
+            ('switchboard_retention', 'SELECT', 'TABLE schema_migration, schema_object, raw_retention'),
             ('switchboard_retention', 'EXECUTE', 'FUNCTION raw_retention_apply(integer, boolean)'),
 
             -- The analyst: the documented views, the rollups behind them and the reference tables;
