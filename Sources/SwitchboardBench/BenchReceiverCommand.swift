@@ -7,9 +7,6 @@ import Roles
 import SwitchboardTesting
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -119,7 +116,7 @@ struct BenchReceiverCommand: AsyncParsableCommand {
         for gzip in [false, true] {
             let client = FirehoseClient(
                 baseURL: base.appendingPathComponent("v1/firehose"), accessKey: key, gzip: gzip, timeout: 180)
-            var requests: [URLRequest] = []
+            var requests: [FirehoseClient.Request] = []
             for (number, records) in bodies.enumerated() {
                 let id = "bench-\(gzip)-\(number)"
                 requests.append(
@@ -128,7 +125,7 @@ struct BenchReceiverCommand: AsyncParsableCommand {
                         body: FirehoseClient.body(requestId: id, records: records)
                     ))
             }
-            let wire = requests.reduce(0) { $0 + ($1.httpBody?.count ?? 0) } / requests.count
+            let wire = requests.reduce(0) { $0 + $1.body.count } / requests.count
             _ = try await send(Array(requests.prefix(concurrency * 2)), count: concurrency * 2)
             let cpuBefore = receiver.process.cpuSeconds
             let seconds = try await send(requests, count: requestCount)
@@ -191,14 +188,14 @@ struct BenchReceiverCommand: AsyncParsableCommand {
     /// keep-alive connections (one thread each); every answer must be a 200. Returns the seconds.
     ///
     /// The cheapest possible client, so the load generator takes as little of the machine's CPU
-    /// as it can from the server it measures: URLSession on Linux spends most of a core on
-    /// 1.5 MB uploads.
-    private func send(_ requests: [URLRequest], count: Int) async throws -> Double {
+    /// as it can from the server it measures.
+    private func send(_ requests: [FirehoseClient.Request], count: Int) async throws -> Double {
         guard let url = requests.first?.url, let port = url.port else { throw ValidationError("no port") }
         let raw = requests.map { request in
             LoopbackConnection.request(
-                path: request.url?.path ?? "/", port: port, headers: request.allHTTPHeaderFields ?? [:],
-                body: Array(request.httpBody ?? Data()))
+                path: request.url.path, port: port,
+                headers: Dictionary(request.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                body: request.body)
         }
         let counter = RequestCounter()
         let start = ContinuousClock.now

@@ -1,22 +1,25 @@
+import AsyncHTTPClient
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NIOCore
 
 /// `GET url` with a 5-second timeout; `nil` when nothing answers.
 public func httpGet(_ url: URL) async -> Data? {
-    var request = URLRequest(url: url)
-    request.timeoutInterval = 5
-    return try? await URLSession.shared.data(for: request).0
+    guard
+        let response = try? await HTTPClient.shared.execute(
+            HTTPClientRequest(url: url.absoluteString), timeout: .seconds(5)),
+        let body = try? await response.body.collect(upTo: 64 << 20)
+    else { return nil }
+    return Data(buffer: body)
 }
 
 /// The status code of `GET url`; `nil` when nothing answers.
 public func httpStatus(_ url: URL) async -> Int? {
-    var request = URLRequest(url: url)
-    request.timeoutInterval = 5
-    guard let (_, response) = try? await URLSession.shared.data(for: request) else { return nil }
-    return (response as? HTTPURLResponse)?.statusCode
+    guard
+        let response = try? await HTTPClient.shared.execute(
+            HTTPClientRequest(url: url.absoluteString), timeout: .seconds(5))
+    else { return nil }
+    _ = try? await response.body.collect(upTo: 64 << 20)
+    return Int(response.status.code)
 }
 
 /// Polls `condition` every 200 ms until it holds or `timeout` passes.
@@ -36,14 +39,13 @@ public func eventually(
 /// `POST url` with a JSON body and a 5-second timeout: the status and body; `nil` when nothing
 /// answers.
 public func httpPost(_ url: URL, json: String, headers: [String: String] = [:]) async -> (status: Int, body: String)? {
-    var request = URLRequest(url: url)
-    request.httpMethod = "POST"
-    request.timeoutInterval = 5
-    request.httpBody = Data(json.utf8)
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    guard let (data, response) = try? await URLSession.shared.data(for: request),
-        let status = (response as? HTTPURLResponse)?.statusCode
+    var request = HTTPClientRequest(url: url.absoluteString)
+    request.method = .POST
+    request.headers.add(name: "Content-Type", value: "application/json")
+    for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+    request.body = .bytes(ByteBuffer(string: json))
+    guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(5)),
+        let body = try? await response.body.collect(upTo: 64 << 20)
     else { return nil }
-    return (status, String(decoding: data, as: UTF8.self))
+    return (Int(response.status.code), String(buffer: body))
 }

@@ -1,10 +1,8 @@
+import AsyncHTTPClient
 import ContactCenter
 import Foundation
+import NIOCore
 import Primitives
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Delivers records to an HTTP endpoint the way Amazon Data Firehose does (Firehose developer
 /// guide, "Understand HTTP endpoint delivery request and response specifications"): a POST of
@@ -71,18 +69,36 @@ public struct FirehoseClient: Sendable {
         return writer.bytes
     }
 
+    /// One POST as Firehose sends it: the URL, the headers and the (possibly gzip'd) body.
+    public struct Request: Sendable {
+        public var url: URL
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        /// The value of header `name`, if any.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// The answer to one request.
+    struct Answer: Decodable {
+        var requestId: String?
+        var timestamp: Double?
+    }
+
     /// The request for a prepared body (see ``body(requestId:timestamp:records:)``).
-    public func request(stream: ConnectStream, requestId: String, body: [UInt8]) throws -> URLRequest {
-        var request = URLRequest(url: baseURL.appendingPathComponent(stream.rawValue))
-        request.httpMethod = "POST"
-        request.timeoutInterval = timeout
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("1.0", forHTTPHeaderField: "X-Amz-Firehose-Protocol-Version")
-        request.setValue(requestId, forHTTPHeaderField: "X-Amz-Firehose-Request-Id")
-        request.setValue(
-            "arn:aws:firehose:ap-northeast-1:123456789012:deliverystream/switchboard-\(stream.rawValue)",
-            forHTTPHeaderField: "X-Amz-Firehose-Source-Arn")
-        if let accessKey { request.setValue(accessKey, forHTTPHeaderField: "X-Amz-Firehose-Access-Key") }
+    public func request(stream: ConnectStream, requestId: String, body: [UInt8]) throws -> Request {
+        var request = Request(url: baseURL.appendingPathComponent(stream.rawValue), headers: [], body: [])
+        request.headers.append(("Content-Type", "application/json"))
+        request.headers.append(("X-Amz-Firehose-Protocol-Version", "1.0"))
+        request.headers.append(("X-Amz-Firehose-Request-Id", requestId))
+        request.headers.append(
+            (
+                "X-Amz-Firehose-Source-Arn",
+                "arn:aws:firehose:ap-northeast-1:123456789012:deliverystream/switchboard-\(stream.rawValue)"
+            ))
+        if let accessKey { request.headers.append(("X-Amz-Firehose-Access-Key", accessKey)) }
         if !commonAttributes.isEmpty {
             var writer = JSONWriter()
             writer.beginObject()
@@ -94,32 +110,37 @@ public struct FirehoseClient: Sendable {
             }
             writer.endObject()
             writer.endObject()
-            request.setValue(writer.text, forHTTPHeaderField: "X-Amz-Firehose-Common-Attributes")
+            request.headers.append(("X-Amz-Firehose-Common-Attributes", writer.text))
         }
         if gzip {
-            request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-            request.httpBody = Data(try GzipDeflater.compress(body, level: 1))
+            request.headers.append(("Content-Encoding", "gzip"))
+            request.body = try GzipDeflater.compress(body, level: 1)
         } else {
-            request.httpBody = Data(body)
+            request.body = body
         }
         return request
     }
 
-    /// Sends one attempt.
-    public func attempt(
-        stream: ConnectStream, requestId: String, body: [UInt8], session: URLSession = .shared
-    ) async -> Attempt {
+    /// The largest answer read (Firehose's contract answers a few hundred bytes).
+    static let maximumAnswerBytes = 1 << 20
+
+    /// Sends one attempt (async-http-client's shared client).
+    public func attempt(stream: ConnectStream, requestId: String, body: [UInt8]) async -> Attempt {
         do {
-            let (data, response) = try await session.data(
-                for: request(stream: stream, requestId: requestId, body: body))
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            let text = String(decoding: data, as: UTF8.self)
-            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-            let contentType = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? ""
+            let prepared = try request(stream: stream, requestId: requestId, body: body)
+            var request = HTTPClientRequest(url: prepared.url.absoluteString)
+            request.method = .POST
+            for (name, value) in prepared.headers { request.headers.add(name: name, value: value) }
+            request.body = .bytes(ByteBuffer(bytes: prepared.body))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(timeout)))
+            let data = Data(buffer: try await response.body.collect(upTo: Self.maximumAnswerBytes))
+            let status = Int(response.status.code)
+            let answer = try? JSONCoding.decode(Answer.self, from: data)
+            let contentType = response.headers.first(name: "Content-Type") ?? ""
             let delivered =
-                status == 200 && contentType.hasPrefix("application/json")
-                && json?["requestId"] as? String == requestId && json?["timestamp"] is NSNumber
-            return Attempt(status: status, body: text, delivered: delivered)
+                status == 200 && contentType.hasPrefix("application/json") && answer?.requestId == requestId
+                && answer?.timestamp != nil
+            return Attempt(status: status, body: String(decoding: data, as: UTF8.self), delivered: delivered)
         } catch {
             return Attempt(status: 0, body: "\(error)", delivered: false)
         }

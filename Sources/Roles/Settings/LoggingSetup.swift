@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Primitives
 
 /// Sets up swift-log once per process: text or JSON lines on standard error.
 public enum LoggingSetup {
@@ -37,7 +38,7 @@ struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
             object[key] = value.description
         }
-        guard var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        guard var data = try? JSONCoding.encode(object) else { return }
         data.append(0x0A)
         FileHandle.standardError.write(data)
     }

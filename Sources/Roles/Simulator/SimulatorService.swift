@@ -1,13 +1,12 @@
+import AsyncHTTPClient
 import ContactCenter
 import Foundation
 import Kafka
 import Logging
+import NIOCore
 import OperatingHours
+import Primitives
 import ServiceLifecycle
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// What `switchboard simulate` and `switchboard dev` tell the traffic simulator.
 public struct SimulatorOptions: Sendable {
@@ -136,11 +135,10 @@ struct SimulatorService: Service {
     /// Polls `/health` next to the hook until it answers 200.
     private func waitForHealth() async throws {
         guard let health = URL(string: "/health", relativeTo: options.hookURL)?.absoluteURL else { return }
-        var request = URLRequest(url: health)
-        request.timeoutInterval = 2
+        let request = HTTPClientRequest(url: health.absoluteString)
         while true {
-            if let (_, response) = try? await URLSession.shared.data(for: request),
-                (response as? HTTPURLResponse)?.statusCode == 200
+            if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)),
+                response.status == .ok
             {
                 return
             }
@@ -160,17 +158,18 @@ struct HookEnvironment: TrafficEnvironment {
     /// Asks the hook like an IVR would; any failure counts as open (and is logged), as a flow's
     /// error branch would usually queue the caller.
     func isOpen(storeId: String, at instant: UTCTimestamp) async -> Bool {
-        var request = URLRequest(url: hookURL)
-        request.httpMethod = "POST"
-        request.timeoutInterval = 3
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let body: [String: String] = ["storeId": storeId, "at": instant.iso8601]
-        request.httpBody = try? JSONSerialization.data(withJSONObject: body)
+        var request = HTTPClientRequest(url: hookURL.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         do {
-            let (data, _) = try await URLSession.shared.data(for: request)
-            let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            guard let result = answer?["result"] as? String else {
+            let body: [String: String] = ["storeId": storeId, "at": instant.iso8601]
+            request.body = .bytes(ByteBuffer(data: try JSONCoding.encode(body)))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(3))
+            let data = Data(buffer: try await response.body.collect(upTo: 64 << 10))
+            // The hook answers a flat object of strings (Connect's STRING_MAP).
+            let answer = try? JSONCoding.decode([String: String].self, from: data)
+            guard let result = answer?["result"] else {
                 logger.warning("hook answer for \(storeId) has no result; treating the store as open")
                 metrics.hookAnswered(open: nil)
                 return true

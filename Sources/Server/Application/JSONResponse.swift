@@ -1,13 +1,10 @@
 import Foundation
 import Hummingbird
+import Primitives
 
 /// Builds JSON responses with stable key order (sorted keys), for humans and tests alike.
 enum JSONResponse {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    static var encoder: JSONEncoder { JSONCoding.encoder }
 
     /// Encodes `value` as the response body.
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {

@@ -1,5 +1,6 @@
 import ContactCenter
 import Foundation
+import Primitives
 
 /// One message of the floor streams, encoded once and shared by every subscriber.
 ///
@@ -48,11 +49,7 @@ public struct FloorMessage: Sendable, Hashable {
     /// The SSE event id of this message: `EPOCH:SEQ`, sent back by browsers as `Last-Event-ID`.
     public var eventID: String { "\(epoch):\(seq)" }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    private static var encoder: JSONEncoder { JSONCoding.encoder }
 
     /// `{"epoch":…,"seq":…,"type":…,"<member>":<payload>}` with the payload encoded by `JSONEncoder`.
     private static func encode(

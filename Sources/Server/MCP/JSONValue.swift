@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// Any JSON value: the params, ids and results of JSON-RPC messages, tool arguments and
 /// structured content, whose shapes vary by method and tool.
@@ -63,15 +64,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public init(encoding value: some Encodable) throws {
         let data = try JSONValue.encoder.encode(value)
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        self = try JSONCoding.decoder.decode(JSONValue.self, from: data)
     }
 
     /// Sorted keys, unescaped slashes: stable bytes for tests and humans.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    static var encoder: JSONEncoder { JSONCoding.encoder }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,

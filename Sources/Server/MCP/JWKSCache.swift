@@ -4,6 +4,7 @@ import JWTKit
 import Logging
 import NIOCore
 import NIOHTTP1
+import Primitives
 
 /// The issuer's signing keys, fetched from its JWKS URL, cached and refreshed, held as a jwt-kit
 /// `JWTKeyCollection`.
@@ -151,7 +152,7 @@ actor JWKSCache {
         var algorithms: [String: String] = [:]
         for entry in try verificationKeys(json: json) {
             do {
-                let jwk = try JSONDecoder().decode(JWK.self, from: try JSONValue.encoder.encode(entry.jwk))
+                let jwk = try JSONCoding.decoder.decode(JWK.self, from: try JSONValue.encoder.encode(entry.jwk))
                 try await collection.add(jwk: jwk)
                 algorithms[entry.kid] = entry.algorithm
             } catch {
@@ -169,7 +170,7 @@ actor JWKSCache {
     ///
     /// - Throws: `DecodingError` when the document is not a JWKS.
     static func verificationKeys(json: Data) throws -> [(kid: String, algorithm: String, jwk: JSONValue)] {
-        let document = try JSONDecoder().decode(JSONValue.self, from: json)
+        let document = try JSONCoding.decoder.decode(JSONValue.self, from: json)
         guard case .array(let entries)? = document["keys"] else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a JWKS has an array \"keys\""))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import Primitives
 
 /// Verifies OAuth 2.0 access tokens that are JWTs (RFC 9068) with jwt-kit: an RS256 or ES256
 /// signature by a key of the issuer's JWKS (``JWKSCache``), then the issuer, the audience, the
@@ -132,7 +133,7 @@ struct JWTVerifier: Sendable {
     func verify(_ token: some StringProtocol) async throws(Failure) -> Claims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerData = Self.base64URL(parts[0]),
-            let header = try? JSONDecoder().decode(Header.self, from: headerData)
+            let header = try? JSONCoding.decoder.decode(Header.self, from: headerData)
         else { throw .malformed }
         guard header.alg == "RS256" || header.alg == "ES256" else { throw .unsupportedAlgorithm(header.alg) }
         if let typ = header.typ, !Self.accessTokenTypes.contains(typ.lowercased()) { throw .unsupportedType(typ) }

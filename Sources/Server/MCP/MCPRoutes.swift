@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Primitives
 
 /// The MCP server's Streamable HTTP transport, stateless, with JSON responses:
 ///
@@ -81,7 +82,7 @@ public struct MCPRoutes: RouteProvider {
         }
         let message: JSONValue
         do {
-            message = try JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))
+            message = try JSONCoding.decoder.decode(JSONValue.self, from: Data(body.readableBytesView))
         } catch {
             return Self.json(MCPServer.error(id: .null, .parseError, "the body is not JSON"), status: .badRequest)
         }
