@@ -6,10 +6,13 @@
 # Starts scripts/run.sh on a free HTTP port with a throwaway PostgreSQL (own port and data
 # folder), waits for /ready, then checks that ingested CTR rows grow (delivered by the simulator
 # through the receiver, as Firehose delivers them), that the SSE floor stream
-# delivers a delta, and that the IVR hook answers; then sends SIGINT and checks exit status 0 and
-# that no process of the run is left. Then runs again on the same data folder, as a second
-# `make run` does (a new embedded broker, the database kept), and checks that rows grow again.
-# Exits non-zero on the first failure.
+# delivers a delta, and that the IVR hook answers. Then it stops the run uncleanly, as a closed
+# terminal's lost shell, `kill -9` or a crash does: SIGKILL to its whole process group, which leaves
+# PostgreSQL (started by pg_ctl in a session of its own) running on the data folder. It runs again
+# on the same data folder, as the next `make run` does (a new embedded broker, the database kept),
+# checks that the run says in one line that it reuses the server left running, and that rows grow
+# again; then sends SIGINT (Ctrl-C) and checks exit status 0, that no process of the run is left
+# and that PostgreSQL is stopped. Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -75,6 +78,11 @@ await_growth() {
     log "contact_record rows grew to $now"
 }
 
+# The processes of the run's group that are left, but zombies (dead, waiting for init to reap them).
+left_over() {
+    ps -e -o pgid=,stat=,pid=,args= | awk -v group="$runner" '$1 == group && $2 !~ /^Z/'
+}
+
 # Like Ctrl-C in a terminal: SIGINT to the whole process group. (A background job of a script
 # starts with SIGINT ignored, so run.sh alone could not trap it; switchboard installs its own handler.)
 stop_run() {
@@ -83,10 +91,26 @@ stop_run() {
     wait "$runner" || status=$?
     [ "$status" -eq 0 ] || fail "scripts/run.sh exited with $status after SIGINT"
     sleep 1
-    if pgrep -g "$runner" >/dev/null 2>&1; then
-        pgrep -a -g "$runner" >&2 || true
+    if left_over | grep -q .; then
+        left_over >&2
         fail "processes of the run are left over"
     fi
+    if postgres_processes "$SWITCHBOARD_DEV_DATA_DIR" | grep -q .; then
+        fail "PostgreSQL is still running after Ctrl-C"
+    fi
+}
+
+# An unclean stop: SIGKILL to the whole process group (scripts/run.sh and switchboard), so nothing
+# of the run cleans up. PostgreSQL is in a session of its own (pg_ctl's) and keeps running.
+kill_run() {
+    kill -KILL -- "-$runner"
+    wait "$runner" 2>/dev/null || true
+    sleep 1
+    if left_over | grep -q .; then
+        left_over >&2
+        fail "processes of the run survived SIGKILL"
+    fi
+    postgres_pid "$SWITCHBOARD_DEV_DATA_DIR" >/dev/null || fail "PostgreSQL did not survive the run's SIGKILL"
 }
 
 await_ready
@@ -132,17 +156,21 @@ grep -q '^switchboard_receiver_requests_total{route="firehose",stream="contact-r
     fail "the simulator's CTRs did not come through the receiver"
 log "metrics of ingest, hook, simulator and receiver present (CTRs came through /v1/firehose); request id echoed"
 
-stop_run
-log "stopped cleanly"
+kill_run
+log "run killed (SIGKILL to its process group); PostgreSQL left running on its data folder"
 
-# A second run on the kept database: its embedded broker is new, so the offsets the first run
+# A second run on the kept database, after the unclean stop: it reuses the PostgreSQL left
+# running, and says so in one line. Its embedded broker is new, so the offsets the first run
 # stored are forgotten and the ingest reads the new topics from their start. It simulates a week
 # later, so the simulated contacts are new ones (equal seeds and starts give equal contact ids).
 export SWITCHBOARD_SIMULATOR_START=$(date -u -d "$SWITCHBOARD_SIMULATOR_START + 7 days" +%Y-%m-%dT%H:%M:%SZ)
 log "second run on the same database, simulating from $SWITCHBOARD_SIMULATOR_START"
 start_run
 await_ready
+said=$(grep -c "PostgreSQL left running on .* by an earlier run (pid [0-9]*): reusing it" "$output" || true)
+[ "$said" -eq 1 ] || fail "the second run did not say in one line that it reuses the PostgreSQL left running ($said lines)"
+log "the second run said: $(grep -o "PostgreSQL left running on .*" "$output")"
 await_growth
 grep -q "forgot the offsets stored by an earlier run" "$output" || fail "the second run did not forget the stored offsets"
 stop_run
-log "second run ingested and stopped cleanly; smoke test passed"
+log "second run ingested after the SIGKILL and stopped cleanly, PostgreSQL included; smoke test passed"

@@ -63,7 +63,7 @@ as_postgres_owner() {
 # The settings go to DATADIR/switchboard.conf, so `pg_ctl -D DATADIR start` alone restarts it.
 # With "fast", durability is traded for speed (fsync off): for throwaway test clusters only.
 start_postgres() {
-    local datadir=$1 port=$2 mode=${3:-durable} bindir
+    local datadir=$1 port=$2 mode=${3:-durable} bindir output
     bindir=$(postgres_bindir)
     mkdir -p "$datadir"
     [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$datadir" && chmod 700 "$datadir"
@@ -96,33 +96,101 @@ start_postgres() {
     fi
     grep -q "include_if_exists = 'switchboard.conf'" "$datadir/postgresql.conf" \
         || echo "include_if_exists = 'switchboard.conf'" | as_postgres_owner tee -a "$datadir/postgresql.conf" >/dev/null
-    {
-        echo "listen_addresses = '127.0.0.1'"
-        echo "port = $port"
-        echo "unix_socket_directories = '$datadir'"
-        # The tests run ~400 at once, each with a client pool of its own, beside child processes
-        # with pools and ingest lanes: at 200 a burst of connections can be refused for longer
-        # than a pool retries (10 s), and a test fails with the refusal.
-        echo "max_connections = 400"
-        echo "shared_buffers = 256MB"
-        echo "default_toast_compression = lz4"
-        if [ -f "$datadir/tls/server.crt" ]; then
-            echo "ssl = on"
-            echo "ssl_cert_file = '$datadir/tls/server.crt'"
-            echo "ssl_key_file = '$datadir/tls/server.key'"
+    postgres_settings "$datadir" "$port" "$mode" | as_postgres_owner tee "$datadir/switchboard.conf" >/dev/null
+    # pg_ctl's own words only when it fails (a stale postmaster.pid it starts over is no news).
+    if ! output=$(as_postgres_owner "$bindir/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start 2>&1); then
+        printf '%s\n' "$output" >&2
+        tail -n 20 "$datadir/server.log" >&2 || true
+        return 1
+    fi
+}
+
+# postgres_settings DATADIR PORT [fast]
+# What start_postgres writes to DATADIR/switchboard.conf.
+postgres_settings() {
+    local datadir=$1 port=$2 mode=${3:-durable}
+    echo "listen_addresses = '127.0.0.1'"
+    echo "port = $port"
+    echo "unix_socket_directories = '$datadir'"
+    # The tests run ~400 at once, each with a client pool of its own, beside child processes
+    # with pools and ingest lanes: at 200 a burst of connections can be refused for longer
+    # than a pool retries (10 s), and a test fails with the refusal.
+    echo "max_connections = 400"
+    echo "shared_buffers = 256MB"
+    echo "default_toast_compression = lz4"
+    if [ -f "$datadir/tls/server.crt" ]; then
+        echo "ssl = on"
+        echo "ssl_cert_file = '$datadir/tls/server.crt'"
+        echo "ssl_key_file = '$datadir/tls/server.key'"
+    fi
+    # Extra settings, one per line, e.g. to profile a bench's SQL:
+    # SWITCHBOARD_PG_SETTINGS=$'shared_preload_libraries = pg_stat_statements\ntrack_functions = all'
+    if [ -n "${SWITCHBOARD_PG_SETTINGS:-}" ]; then
+        printf '%s\n' "$SWITCHBOARD_PG_SETTINGS"
+    fi
+    if [ "$mode" = fast ]; then
+        echo "fsync = off"
+        echo "synchronous_commit = off"
+        echo "full_page_writes = off"
+    fi
+}
+
+# postgres_pid DATADIR
+# Prints the pid of the PostgreSQL server running on DATADIR (its postmaster.pid names a live
+# `postgres` whose working directory is DATADIR); fails when none is.
+postgres_pid() {
+    local datadir=$1 pid
+    pid=$(head -n 1 "$datadir/postmaster.pid" 2>/dev/null) || return 1
+    [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = postgres ] || return 1
+    [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$(readlink -f "$datadir")" ] || return 1
+    echo "$pid"
+}
+
+# postgres_processes DATADIR
+# Prints the pids of the processes of the PostgreSQL cluster in DATADIR, server and backends.
+postgres_processes() {
+    local dir pid
+    dir=$(readlink -f "$1")
+    for pid in $(pgrep -x postgres); do
+        [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$dir" ] && echo "$pid"
+    done
+    return 0
+}
+
+# start_dev_postgres DATADIR PORT
+# start_postgres for `make run`, which may follow an unclean stop. When a run's process group is
+# killed (a closed terminal, kill -9, a crash), the PostgreSQL it started keeps running: pg_ctl
+# starts the server in a session of its own. Such a server is reused when it accepts connections
+# on PORT with the settings this run would give it, and is stopped and started again otherwise; a
+# postmaster.pid whose server is gone is left to pg_ctl, which starts over it. One line says which.
+start_dev_postgres() {
+    local datadir=$1 port=$2 shown=${1#"$PWD"/} pid left bindir
+    bindir=$(postgres_bindir)
+    if pid=$(postgres_pid "$datadir"); then
+        left="PostgreSQL left running on $shown by an earlier run (pid $pid"
+        if [ "$(sed -n 4p "$datadir/postmaster.pid")" != "$port" ]; then
+            log "$left, port $(sed -n 4p "$datadir/postmaster.pid"), not $port): restarting it"
+        elif ! postgres_settings "$datadir" "$port" | cmp -s - "$datadir/switchboard.conf"; then
+            log "$left, other settings): restarting it"
+        elif ! "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -t 5; then
+            log "$left, not accepting connections): restarting it"
+        else
+            log "$left): reusing it on 127.0.0.1:$port"
+            return 0
         fi
-        # Extra settings, one per line, e.g. to profile a bench's SQL:
-        # SWITCHBOARD_PG_SETTINGS=$'shared_preload_libraries = pg_stat_statements\ntrack_functions = all'
-        if [ -n "${SWITCHBOARD_PG_SETTINGS:-}" ]; then
-            printf '%s\n' "$SWITCHBOARD_PG_SETTINGS"
-        fi
-        if [ "$mode" = fast ]; then
-            echo "fsync = off"
-            echo "synchronous_commit = off"
-            echo "full_page_writes = off"
-        fi
-    } | as_postgres_owner tee "$datadir/switchboard.conf" >/dev/null
-    as_postgres_owner "$bindir/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start >/dev/null
+        as_postgres_owner "$bindir/pg_ctl" -D "$datadir" -m fast -w -t 30 stop >/dev/null 2>&1 \
+            || as_postgres_owner "$bindir/pg_ctl" -D "$datadir" -m immediate -w -t 30 stop >/dev/null
+    elif [ -f "$datadir/postmaster.pid" ]; then
+        log "PostgreSQL on $shown was not stopped cleanly (its server is gone): starting it on 127.0.0.1:$port"
+        # With no process of the cluster left (each has DATADIR as its working directory) the file
+        # is stale; were its pid taken by another process since (a reboot), the server would
+        # refuse to start over it.
+        postgres_processes "$datadir" | grep -q . || rm -f "$datadir/postmaster.pid"
+    else
+        log "starting PostgreSQL on 127.0.0.1:$port (data in $shown)"
+    fi
+    start_postgres "$datadir" "$port"
 }
 
 # stop_postgres DATADIR

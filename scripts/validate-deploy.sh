@@ -33,7 +33,11 @@
 #   6. deploy/aws: cfn-lint (installed from PyPI when missing);
 #   7. deploycheck/production.py: Kafka topics as code, serve and receive spread and fenced, the
 #      public Ingress, every rule's metrics exported and tested, the CloudFormation alarms,
-#      deploy/README's digest, Firehose key and connection budget.
+#      deploy/docs/kubernetes.md's digest, Firehose key and connection budget;
+#   8. deploycheck/docs.py: every link of README.md, deploy/README.md and deploy/docs/*.md
+#      resolves (file and heading); deploy/README.md, the index, links every page and has an
+#      entry for each section of a page (the alerts' runbook links and the manifests' comments
+#      cite those entries).
 #
 # Every problem is printed with its reason; exits non-zero if there is any. Installs what it
 # needs: docker-compose, prometheus (promtool), python3-yaml, binutils with apt-get; kubectl
@@ -189,9 +193,12 @@ else
     fail cloudformation "cfn-lint is not installed and pip could not install it"
 fi
 
-# --- 7. production checks on the renders: topics, serve fenced, Ingress, rules, alarms, README ----
-say "scripts/deploycheck/production.py: topics, spread and fences, Ingress, metrics and tests of every rule, alarms, README"
+# --- 7. production checks on the renders: topics, serve fenced, Ingress, rules, alarms, steps ----
+say "scripts/deploycheck/production.py: topics, spread and fences, Ingress, metrics and tests of every rule, alarms, deployment steps"
 deploycheck production "$root" "$work"
+
+# --- 8. the documentation: links, and the index's entry for every section ------------------------
+deploycheck docs "$root"
 
 if [ ${#failures[@]} -gt 0 ]; then
     printf '\nvalidate-deploy: FAILED (%d):\n' "${#failures[@]}" >&2

@@ -181,7 +181,7 @@ public struct Migrator: Sendable {
         let missing = try await missingGroupRoles()
         if !missing.isEmpty {
             logger.warning(
-                "group roles missing, their privileges are not granted: ask an administrator to create them (deploy/README.md, \"Database roles\") and run migrate again",
+                "group roles missing, their privileges are not granted: ask an administrator to create them (deploy/docs/database-roles.md) and run migrate again",
                 metadata: ["roles": "\(missing.joined(separator: ","))"])
         }
         return applied

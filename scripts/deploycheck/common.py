@@ -6,6 +6,11 @@ import sys
 
 import yaml
 
+# The page of the Kubernetes deployment steps, the Kafka topics and the connection budget
+# (deploy/README.md is the index of the deployment's pages).
+STEPS = ("deploy", "docs", "kubernetes.md")
+STEPS_PAGE = "/".join(STEPS)
+
 # Words that mark a value as a placeholder nobody replaced (CHANGE-ME, changeme, PLACEHOLDER).
 PLACEHOLDER_WORDS = re.compile(r"change-?me|placeholder", re.I)
 
@@ -74,3 +79,62 @@ def exported_metrics(root):
 def metric_base(name):
     """A histogram's or summary's series name without its _bucket / _sum / _count suffix."""
     return re.sub(r"_(bucket|sum|count)$", "", name)
+
+
+# ---------------------------------------------------------------------------------- Markdown
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def prose(text):
+    """The lines of a Markdown text outside fenced code blocks (a `# comment` in a ```sh block is
+    no heading), with their line numbers."""
+    lines, fenced = [], False
+    for number, line in enumerate(text.splitlines(), 1):
+        if FENCE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            lines.append((number, line))
+    return lines
+
+
+def headings(text):
+    """The headings of a Markdown text as (level, title), in order."""
+    found = []
+    for _, line in prose(text):
+        m = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
+        if m:
+            found.append((len(m.group(1)), m.group(2)))
+    return found
+
+
+def slug(title):
+    """The anchor GitHub gives a heading: lower case, punctuation dropped (hyphens and underscores
+    kept), spaces as hyphens."""
+    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)  # a link's text
+    return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
+
+
+def anchors(text):
+    """The anchors of a Markdown text's headings; a repeated one gets -1, -2, … as on GitHub."""
+    seen, result = {}, []
+    for _, title in headings(text):
+        base = slug(title)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        result.append(base if n == 0 else f"{base}-{n}")
+    return result
+
+
+LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+
+
+def links(text):
+    """The targets of a Markdown text's inline links, outside fenced and inline code, as
+    (line number, target)."""
+    lines = prose(text)
+    body = "\n".join(re.sub(r"`[^`\n]*`", lambda m: " " * len(m.group(0)), line) for _, line in lines)
+    numbers = [n for n, _ in lines]
+    found = []
+    for m in LINK.finditer(body):
+        found.append((numbers[body.count("\n", 0, m.start(2))], m.group(2)))
+    return found

@@ -16,7 +16,7 @@ runs that command, and its refusals (a bad file, a file that renders without cre
 - credentials: no password or token in docker-compose.yml (required variables, ${VAR:?...});
   deploy/compose.env.example gives each required one, >= 16 bytes where the roles require it,
   none a placeholder, each database login's password its own;
-- database logins (deploy/README.md, "Database roles"): each role that uses PostgreSQL names its
+- database logins (deploy/docs/database-roles.md): each role that uses PostgreSQL names its
   login in SWITCHBOARD_DATABASE_URL; none is the superuser (postgres' POSTGRES_USER), only migrate
   is the owner, and serve, receive and simulate get no database URL; the password variable of
   each URL is given to postgres, whose init script (in /docker-entrypoint-initdb.d) sets it.
@@ -233,7 +233,7 @@ def database_logins(report, raw_services):
         logins[name] = (role, user, variable.group(1) if variable else None)
         if user == superuser:
             report.problem(C, F, f"{name}: connects as {user}, the superuser (POSTGRES_USER): use the role's own login "
-                                 "(deploy/README.md, Database roles)")
+                                 "(deploy/docs/database-roles.md)")
     owners = {user for role, user, _ in logins.values() if role == "migrate"}
     if not owners and any(role_of(s) == "migrate" for s in raw_services.values()):
         report.problem(C, F, "migrate: no SWITCHBOARD_DATABASE_URL (it connects as the schema's owner)")

@@ -9,13 +9,13 @@ a render that is missing or empty is skipped (the shell has reported why). Check
 - sources: every YAML file of deploy/kubernetes parses, every object has apiVersion, kind and a
   name, kustomization.yaml lists every file beside it and loads no generator file from outside
   (kustomize's default load restrictor refuses it);
-- deploy/README.md, "## Kubernetes": the deployment steps `kubectl create` the Secrets (which never
-  replaces one) and apply nothing but -k; the Secrets' names and keys are what the pods receive;
+- deploy/docs/kubernetes.md, "## Deployment steps": the steps `kubectl create` the Secrets (which
+  never replaces one) and apply nothing but -k; the Secrets' names and keys are what the pods receive;
 - each render: apiVersions, the switchboard namespace, no Secret and no placeholder value; per pod
   non-root, no service account token, resources, a locked-down securityContext, every referenced
   ConfigMap / Secret / volume defined; each role receives only the secrets it needs; the CA files
-  the settings name are mounted, and the optional CA Secrets are; database logins (deploy/README.md,
-  "Database roles"): one Secret per role holds its SWITCHBOARD_DATABASE_URL, each URL names a login
+  the settings name are mounted, and the optional CA Secrets are; database logins
+  (deploy/docs/database-roles.md): one Secret per role holds its SWITCHBOARD_DATABASE_URL, each URL names a login
   of the role's own, none an administrator's (postgres, rdsadmin, …), and only migrate's is the
   schema's owner; per Deployment selectors, >= 2
   replicas, maxUnavailable 0, Prometheus annotations, probes per role (serve: startup /ready for
@@ -33,7 +33,7 @@ import re
 import shlex
 import sys
 
-from .common import PLACEHOLDER_WORDS, Report, load_all, read
+from .common import PLACEHOLDER_WORDS, STEPS, STEPS_PAGE, Report, load_all, read
 
 K = "kubernetes"
 KNOWN_API = {
@@ -133,33 +133,33 @@ def sources(report, root):
     report.say(f"deploy/kubernetes: {len(files)} files, {raw_objects} objects parsed, kustomization lists every file")
 
 
-# ---------------------------------------------------------------------------------- README
-def documented_steps(report, readme):
-    """The commands of the first ```sh block under "## Kubernetes" (continuation lines joined)."""
-    m = re.search(r"(?m)^## Kubernetes\s*$", readme)
-    block = re.search(r"```sh\n(.*?)```", readme[m.end():], re.S) if m else None
+# ---------------------------------------------------------------------------------- steps
+def documented_steps(report, page):
+    """The commands of the first ```sh block under "## Deployment steps" (continuation lines joined)."""
+    m = re.search(r"(?m)^## Deployment steps\s*$", page)
+    block = re.search(r"```sh\n(.*?)```", page[m.end():], re.S) if m else None
     if not block:
-        report.problem(K, "deploy/README.md", "no ```sh block of deployment steps under ## Kubernetes")
+        report.problem(K, STEPS_PAGE, "no ```sh block of deployment steps under ## Deployment steps")
         return []
     commands = re.sub(r"\\\n\s*", " ", block.group(1)).splitlines()
     return [c.strip() for c in commands if c.strip() and not c.strip().startswith("#")]
 
 
-def documented_secrets(report, readme):
-    """The Secrets deploy/README.md's steps create, as {name: Secret with stringData}: their names
+def documented_secrets(report, page):
+    """The Secrets the steps of deploy/docs/kubernetes.md create, as {name: Secret with stringData}: their names
     and keys are what the Deployments' secretRefs get. The steps must only `create` them (which
     refuses to replace an existing Secret) and never apply a Secret manifest."""
     secrets = {}
-    for command in documented_steps(report, readme):
+    for command in documented_steps(report, page):
         try:
             words = shlex.split(command)
         except ValueError as error:
-            report.problem(K, "deploy/README.md", f"step does not parse ({error}): {command[:80]}")
+            report.problem(K, STEPS_PAGE, f"step does not parse ({error}): {command[:80]}")
             continue
         if "secret" in words and "generic" in words:
             name = words[words.index("generic") + 1]
             if "create" not in words or any(w.startswith("--dry-run") for w in words) or "|" in command:
-                report.problem(K, "deploy/README.md", f"step 2 must `kubectl create secret` {name} (which never replaces one), "
+                report.problem(K, STEPS_PAGE, f"step 2 must `kubectl create secret` {name} (which never replaces one), "
                                                       f"not apply it: {command[:90]}")
             data = {}
             for w in words:
@@ -169,12 +169,12 @@ def documented_secrets(report, readme):
                         data[key] = value if flag == "--from-literal=" else f"<file {value}>"
             secrets[name] = {"metadata": {"name": name}, "stringData": data}
         elif "apply" in words and any(w in ("-f", "--filename") or w.startswith("--filename=") for w in words):
-            report.problem(K, "deploy/README.md", f"the deployment steps apply a file ({command[:80]}): Secrets are only created, "
+            report.problem(K, STEPS_PAGE, f"the deployment steps apply a file ({command[:80]}): Secrets are only created, "
                                                   "nothing else is applied but -k")
     for name in DOCUMENTED_SECRETS:
         if name not in secrets:
-            report.problem(K, "deploy/README.md", f"the deployment steps do not create the Secret {name}")
-    report.say(f"deploy/README.md steps create Secrets {sorted(secrets)} with `kubectl create` (never replaced, never applied)")
+            report.problem(K, STEPS_PAGE, f"the deployment steps do not create the Secret {name}")
+    report.say(f"{STEPS_PAGE} steps create Secrets {sorted(secrets)} with `kubectl create` (never replaced, never applied)")
     return secrets
 
 
@@ -199,7 +199,7 @@ def mount_covers(container, volumes, path):
 
 class Render:
     """The checks of one render: `docs` its objects, `text` its YAML (for placeholder lines), `secrets`
-    the Secrets the README's steps create, `external` ConfigMaps created out of band."""
+    the Secrets the documented steps create, `external` ConfigMaps created out of band."""
 
     def __init__(self, report, docs, text, label, live_flows, secrets, external=()):
         self.report, self.docs, self.text, self.label = report, docs, text, label
@@ -256,11 +256,12 @@ class Render:
                 self.problem(where, f"{kind} should use apiVersion {KNOWN_API[kind]}, not {doc.get('apiVersion')}")
             if kind not in CLUSTER_SCOPED and (doc.get("metadata") or {}).get("namespace") != "switchboard":
                 self.problem(where, "namespace should be switchboard")
-        # A Secret here would replace the real one (created out of band, deploy/README.md step 2) at
-        # every `kubectl apply -k`. The Secrets the pods read are the ones the README's steps create.
+        # A Secret here would replace the real one (created out of band, step 2 of
+        # deploy/docs/kubernetes.md) at every `kubectl apply -k`. The Secrets the pods read are the
+        # ones those steps create.
         for where, _ in self.by_kind.get("Secret", []):
             self.problem(where, "a Secret in the rendered manifests: `kubectl apply -k` would overwrite the real one "
-                                "(create Secrets out of band: deploy/README.md, Kubernetes, step 2)")
+                                "(create Secrets out of band: deploy/docs/kubernetes.md, step 2)")
         for m in PLACEHOLDER_WORDS.finditer(self.text):
             line = self.text.count("\n", 0, m.start()) + 1
             self.problem(f"{self.label} line {line}", f"placeholder value {m.group(0)!r} in the rendered manifests "
@@ -314,12 +315,12 @@ class Render:
             user = m.group(1) if m else None
             if not user:
                 self.problem(where, f"SWITCHBOARD_DATABASE_URL of Secret {secret} names no user: each role connects as "
-                                    "a login of its own (deploy/README.md, Database roles)")
+                                    "a login of its own (deploy/docs/database-roles.md)")
                 continue
             users.setdefault(role, set()).add(user)
             if user in ADMIN_LOGINS:
                 self.problem(where, f"`{role}` connects as {user}, an administrator's login: use the role's own "
-                                    "(deploy/README.md, Database roles)")
+                                    "(deploy/docs/database-roles.md)")
         for secret, roles in sorted(roles_of_secret.items()):
             if len(roles) > 1:
                 self.problem(self.label, f"Secret {secret} gives SWITCHBOARD_DATABASE_URL to {', '.join(sorted(roles))}: "
@@ -493,7 +494,7 @@ class Render:
                                  f"+ one fetch response in flight (receive.message.max.bytes = 2 x {INGEST_FETCH_MIB} MiB)")
             if request > 2 * INGEST_MEASURED_RSS_MIB * MiB:
                 self.problem(cw, f"memory request {request_text} is over twice the measured {INGEST_MEASURED_RSS_MIB} MiB: "
-                                 "the numbers no longer match the code (deploy/README.md, Resources)")
+                                 "the numbers no longer match the code (deploy/docs/kubernetes.md, Resources)")
             if grace < CONSUMER_CLOSE_SECONDS + 15:
                 self.problem(where, f"terminationGracePeriodSeconds {grace} is too short to finish a batch and close the consumer")
 
@@ -555,7 +556,7 @@ def main(argv=None):
     root, work = argv
     report = Report("deploycheck.kubernetes")
     sources(report, root)
-    secrets = documented_secrets(report, read(root, "deploy", "README.md"))
+    secrets = documented_secrets(report, read(root, *STEPS))
     for name, label, live_flows, external in RENDERS:
         path = os.path.join(work, name)
         if os.path.exists(path) and os.path.getsize(path):

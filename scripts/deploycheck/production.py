@@ -7,7 +7,7 @@ base + components/receive), kafka-topics.yaml (deploy/kubernetes/kafka-topics). 
 
 - topics: a KafkaTopic per SWITCHBOARD_TOPIC_* of the settings ConfigMap, replicas >= 3,
   min.insync.replicas >= 2, cleanup.policy=delete, max.message.bytes above the 1 MiB record limit,
-  retention.ms set; deploy/README.md's kafka-topics.sh lines carry the same values;
+  retention.ms set; deploy/docs/kubernetes.md's kafka-topics.sh lines carry the same values;
 - serve: >= 3 replicas, a zone spread with DoNotSchedule and a host spread, a PriorityClass that
   the render defines, a PodDisruptionBudget, a NetworkPolicy with Ingress and Egress that admits
   only listed sources and never lets serve reach PostgreSQL (5432);
@@ -22,7 +22,7 @@ base + components/receive), kafka-topics.yaml (deploy/kubernetes/kafka-topics). 
   delivery stream), the Kinesis stream's GetRecords.IteratorAgeMilliseconds, the forwarder's
   fallback metric (the namespace and name handler.py writes), Firehose retry 7,200 s, failed-only
   S3 backup kept >= 14 days;
-- deploy/README.md: the release step pins a digest, step 2 gives the receiver's key to Kubernetes
+- deploy/docs/kubernetes.md: the release step pins a digest, step 2 gives the receiver's key to Kubernetes
   and to the stack's Secrets Manager secret from one value, the connection budget table adds up
   and names SWITCHBOARD_DATABASE_POOL_SIZE, SWITCHBOARD_INGEST_LANES and max_connections.
 
@@ -35,7 +35,7 @@ import sys
 
 import yaml
 
-from .common import exported_metrics
+from .common import STEPS, STEPS_PAGE, exported_metrics
 
 # Metrics the rules may use that Switchboard does not export: Prometheus' own and kube-state-metrics'
 # (and cAdvisor's, for the dashboard's throttling hints).
@@ -116,31 +116,31 @@ class Checker:
                 self.problem("topics", f"{W} {name}", f"max.message.bytes {config.get('max.message.bytes')} is not above the "
                                                       f"{RECORD_LIMIT}-byte record limit")
             if not config.get("retention.ms"):
-                self.problem("topics", f"{W} {name}", "retention.ms not set (derive it: deploy/README.md, Kafka topics)")
+                self.problem("topics", f"{W} {name}", "retention.ms not set (derive it: deploy/docs/kubernetes.md, Kafka topics)")
             retention.add(str(config.get("retention.ms")))
             if int(spec.get("partitions") or 0) < 2:
                 self.problem("topics", f"{W} {name}", "partitions < 2: one ingest worker at most")
-        readme = self.read("deploy", "README.md")
+        readme = self.read(*STEPS)
         lines = re.sub(r"\\\n\s*", " ", readme)
         creates = [l for l in lines.splitlines() if "kafka-topics.sh" in l and "--create" in l]
         if not creates:
-            self.problem("topics", "deploy/README.md", "no documented kafka-topics.sh --create line")
+            self.problem("topics", STEPS_PAGE, "no documented kafka-topics.sh --create line")
         for line in creates:
             rf = re.search(r"--replication-factor\s+(\d+)", line)
             isr = re.search(r"min\.insync\.replicas=(\d+)", line)
             ret = re.search(r"retention\.ms=(\d+)", line)
             if not rf or int(rf.group(1)) < 3:
-                self.problem("topics", "deploy/README.md", "kafka-topics.sh --create without --replication-factor >= 3")
+                self.problem("topics", STEPS_PAGE, "kafka-topics.sh --create without --replication-factor >= 3")
             if not isr or int(isr.group(1)) < 2:
-                self.problem("topics", "deploy/README.md", "kafka-topics.sh --create without min.insync.replicas >= 2")
+                self.problem("topics", STEPS_PAGE, "kafka-topics.sh --create without min.insync.replicas >= 2")
             if not ret or ret.group(1) not in retention:
-                self.problem("topics", "deploy/README.md", f"kafka-topics.sh retention.ms differs from the KafkaTopics' {sorted(retention)}")
+                self.problem("topics", STEPS_PAGE, f"kafka-topics.sh retention.ms differs from the KafkaTopics' {sorted(retention)}")
         if len(retention) == 1:
             value = next(iter(retention))
             if f"{int(value):,}" not in readme:
-                self.problem("topics", "deploy/README.md", f"retention.ms {value} is not derived in the README (no {int(value):,} ms)")
+                self.problem("topics", STEPS_PAGE, f"retention.ms {value} is not derived there (no {int(value):,} ms)")
         self.say(f"topics: {sorted(topics)} RF >= 3, min ISR >= 2, delete, max.message.bytes > 1 MiB, "
-                 f"retention.ms {sorted(retention)} (derived in deploy/README.md, kafka-topics.sh lines alike)")
+                 f"retention.ms {sorted(retention)} (derived in {STEPS_PAGE}, kafka-topics.sh lines alike)")
 
     # ------------------------------------------------------------------ serve
     @staticmethod
@@ -350,10 +350,10 @@ class Checker:
         self.say(f"cloudformation: {len(alarms)} alarms: Success and DataFreshness of {streams}, iterator age, "
                  f"forwarder fallbacks ({namespace and namespace.group(1)} {metric and metric.group(1)}); retry 7,200 s; failed-only S3 backup kept >= 14 days")
 
-    # ------------------------------------------------------------------ README
+    # ------------------------------------------------------------------ the deployment steps
     def readme(self):
-        text = self.read("deploy", "README.md")
-        W = "deploy/README.md"
+        text = self.read(*STEPS)
+        W = STEPS_PAGE
         steps = re.sub(r"\\\n\s*", " ", text)
         if not re.search(r"kustomize edit set image [^\n]*(@sha256:|\$\{?IMAGE\}?)", steps) or \
                 ("RepoDigests" not in text and "@sha256:" not in text):
@@ -363,9 +363,9 @@ class Checker:
             self.problem("readme", W, "step 2 does not put the receiver's key into a Kubernetes Secret")
         elif not re.search(r"aws secretsmanager create-secret[^\n]*\$" + key.group(1), steps):
             self.problem("readme", W, f"step 2 does not give the same key (${key.group(1)}) to the stack's Secrets Manager secret")
-        section = re.search(r"(?ms)^### PostgreSQL connection budget\n(.*?)(?=^#)", text)
+        section = re.search(r"(?ms)^##+ PostgreSQL connection budget\n(.*?)(?=^#|\Z)", text)
         if not section:
-            self.problem("readme", W, "no '### PostgreSQL connection budget' section")
+            self.problem("readme", W, "no '## PostgreSQL connection budget' section")
         else:
             body = section.group(1)
             for word in ("SWITCHBOARD_DATABASE_POOL_SIZE", "SWITCHBOARD_INGEST_LANES", "max_connections"):
@@ -382,7 +382,7 @@ class Checker:
                     parts.append(int(cells[-1]))
             if total is None or total != sum(parts):
                 self.problem("readme", W, f"the connection budget's rows add up to {sum(parts)}, not its Sum {total}")
-        self.say("deploy/README.md: release pins a digest; one Firehose key for the Secret and the stack; connection budget adds up")
+        self.say(f"{W}: release pins a digest; one Firehose key for the Secret and the stack; connection budget adds up")
 
     def run(self):
         for check in (self.topics, self.kubernetes, self.prometheus, self.cloudformation, self.readme):

@@ -7,7 +7,7 @@ import Storage
 /// Every setting of every role, read from the environment in one place.
 ///
 /// Only the executable reads the environment; adapters receive typed configuration structs.
-/// Each key is documented in the README ("Configuration"). Command-line options override them.
+/// Each key is documented in docs/configuration.md. Command-line options override them.
 public struct Settings: Sendable {
     /// `SWITCHBOARD_DATABASE_URL`: the PostgreSQL server.
     public var databaseURL: String

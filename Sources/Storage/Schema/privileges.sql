@@ -8,7 +8,7 @@
 -- The privilege audit test (StorageTests/PrivilegeAuditTests) compares what the catalogs then
 -- allow each role with the allow-list in docs/analysts.md, "Roles and privileges".
 
--- The group roles, NOLOGIN: login users are the operator's (deploy/README.md, "Database roles").
+-- The group roles, NOLOGIN: login users are the operator's (deploy/docs/database-roles.md).
 -- Creating them needs CREATEROLE; without it, migrate names the missing ones.
 DO $$
 DECLARE

@@ -20,7 +20,7 @@ struct HookAuthenticationTests {
                 bearerTokens: tokens, hmacSecrets: secrets, acceptsV1Signatures: acceptsV1, replayWindowSeconds: 300))
     }
 
-    /// The headers of a v2 signature, computed as the README states it: HMAC-SHA256 of
+    /// The headers of a v2 signature, computed as deploy/docs/aws.md ("The hook's signature") states it: HMAC-SHA256 of
     /// `timestamp \n METHOD \n target \n body`, hex, after `v2=`.
     func signed(
         _ body: String, timestamp: Int64, secret: String = F.signingSecret, method: String = "POST",

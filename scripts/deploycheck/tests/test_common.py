@@ -8,6 +8,24 @@ from .. import common
 from .support import report
 
 
+class MarkdownTest(unittest.TestCase):
+    def test_anchors_as_github_makes_them(self):
+        text = ("# Deploying Switchboard\n## Serve: spread and fenced\n### The hook's signature\n"
+                "### Amazon Connect's AI agents (MCP)\n## `up`, scraped\n## Lag\n## Lag\n")
+        self.assertEqual(common.anchors(text), ["deploying-switchboard", "serve-spread-and-fenced", "the-hooks-signature",
+                                                "amazon-connects-ai-agents-mcp", "up-scraped", "lag", "lag-1"])
+
+    def test_no_heading_in_fenced_code(self):
+        self.assertEqual(common.headings("# Page\n```sh\n# 1. Image\n```\n## Steps\n"), [(1, "Page"), (2, "Steps")])
+
+    def test_links_outside_code(self):
+        text = ("See [the index](../README.md#runbook) and [`roles.psql`](../postgres-init/roles.psql),\n"
+                "[a link over\ntwo lines](tls.md#kafka-security), not `[code](x.md)` nor\n"
+                "```\n[fenced](y.md)\n```\n[web](https://example.com \"title\")\n")
+        self.assertEqual(common.links(text), [(1, "../README.md#runbook"), (1, "../postgres-init/roles.psql"),
+                                              (3, "tls.md#kafka-security"), (7, "https://example.com")])
+
+
 class CommonTest(unittest.TestCase):
     def test_load_all_reports_a_file_that_does_not_parse(self):
         with tempfile.TemporaryDirectory() as root:

@@ -18,7 +18,7 @@ CA_VOLUMES = [
 POSTGRES_CA = {"name": "postgres-ca", "mountPath": "/etc/switchboard/postgres-ca", "readOnly": True}
 KAFKA_CA = {"name": "kafka-ca", "mountPath": "/etc/switchboard/kafka-ca", "readOnly": True}
 
-# The Secrets deploy/README.md's steps create, as documented_secrets gives them.
+# The Secrets deploy/docs/kubernetes.md's steps create, as documented_secrets gives them.
 def database_secret(user):
     return {"stringData": {"SWITCHBOARD_DATABASE_URL": f"postgres://{user}:$PASSWORD@db:5432/switchboard"
                                                        "?sslmode=verify-full&sslrootcert=/etc/switchboard/postgres-ca/ca.crt"}}
@@ -417,9 +417,9 @@ class RenderTest(CheckerTest):
 
 
 README = """\
-# Deploy
+# Kubernetes
 
-## Kubernetes
+## Deployment steps
 
 ```sh
 kubectl create namespace switchboard
@@ -476,8 +476,12 @@ class DocumentedSecretsTest(CheckerTest):
         self.assertReports(problems, "step does not parse (No closing quotation)")
 
     def test_no_steps(self):
-        _, problems = self.secrets("# Deploy\n\n## Kubernetes\n\nApply it.\n")
-        self.assertReports(problems, "no ```sh block of deployment steps under ## Kubernetes")
+        _, problems = self.secrets("# Kubernetes\n\n## Deployment steps\n\nApply it.\n")
+        self.assertReports(problems, "deploy/docs/kubernetes.md", "no ```sh block of deployment steps under ## Deployment steps")
+
+    def test_steps_under_another_heading(self):
+        _, problems = self.secrets(README.replace("## Deployment steps", "## Steps"))
+        self.assertReports(problems, "no ```sh block of deployment steps under ## Deployment steps")
 
 
 class SourcesTest(CheckerTest):

@@ -113,7 +113,7 @@ class TopicsTest(CheckerTest):
         with tempfile.TemporaryDirectory() as root:
             work = os.path.join(root, "work")
             os.makedirs(work)
-            os.makedirs(os.path.join(root, "deploy"))
+            os.makedirs(os.path.join(root, "deploy", "docs"))
             settings = {"kind": "ConfigMap", "metadata": {"name": "switchboard-settings"},
                         "data": {"SWITCHBOARD_TOPIC_CONTACT_RECORDS": "contact-records", "SWITCHBOARD_TOPIC_AGENT_EVENTS": "agent-events"}}
             topic = {"kind": "KafkaTopic", "metadata": {"name": "contact-records", "labels": {"strimzi.io/cluster": "kafka"}},
@@ -123,7 +123,7 @@ class TopicsTest(CheckerTest):
                 yaml.safe_dump(settings, f)
             with open(os.path.join(work, "kafka-topics.yaml"), "w", encoding="utf-8") as f:
                 yaml.safe_dump(topic, f)
-            with open(os.path.join(root, "deploy", "README.md"), "w", encoding="utf-8") as f:
+            with open(os.path.join(root, "deploy", "docs", "kubernetes.md"), "w", encoding="utf-8") as f:
                 f.write("Retention: 864,000,000 ms.\n\n    kafka-topics.sh --create --topic contact-records "
                         "--replication-factor 3 --config min.insync.replicas=2 --config retention.ms=864000000\n")
             c = Checker(root, work)
@@ -206,7 +206,7 @@ class CloudFormationTest(CheckerTest):
 
 
 README = """\
-# Deploy
+# Kubernetes
 
 ```sh
 (cd deploy/kubernetes && kustomize edit set image "switchboard=${IMAGE}")
@@ -217,7 +217,7 @@ aws secretsmanager create-secret --name switchboard/receiver-access-key \\
   --secret-string "$FIREHOSE_KEY"
 ```
 
-### PostgreSQL connection budget
+## PostgreSQL connection budget
 
 `SWITCHBOARD_DATABASE_POOL_SIZE`, `SWITCHBOARD_INGEST_LANES`, `max_connections`.
 
@@ -234,7 +234,7 @@ aws secretsmanager create-secret --name switchboard/receiver-access-key \\
 class ReadmeTest(CheckerTest):
     def readme(self, text):
         with tempfile.TemporaryDirectory() as root:
-            write(root, "deploy/README.md", text)
+            write(root, "deploy/docs/kubernetes.md", text)
             c = Checker(root, root)
             quietly(c.readme)
             return c.problems
@@ -244,6 +244,14 @@ class ReadmeTest(CheckerTest):
 
     def test_budget_that_does_not_add_up(self):
         self.assertReports(self.readme(README.replace("**38**", "**40**")), "the connection budget's rows add up to 38, not its Sum 40")
+
+    def test_budget_as_the_last_section(self):
+        self.assertReports(self.readme(README.replace("## Next\n", "").replace("**38**", "**40**")),
+                           "the connection budget's rows add up to 38, not its Sum 40")
+
+    def test_no_budget(self):
+        self.assertReports(self.readme(README.replace("## PostgreSQL connection budget", "## Connections")),
+                           "deploy/docs/kubernetes.md", "no '## PostgreSQL connection budget' section")
 
     def test_two_firehose_keys(self):
         self.assertReports(self.readme(README.replace('--secret-string "$FIREHOSE_KEY"', '--secret-string "$OTHER_KEY"')),

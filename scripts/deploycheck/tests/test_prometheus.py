@@ -58,6 +58,20 @@ class PrometheusTest(CheckerTest):
         problems, _ = checked(rules)
         self.assertReports(problems, "SwitchboardHookErrors: runbook deploy/README.md#hook-errors names no section")
 
+    def test_runbook_to_a_page(self):
+        rules = copy.deepcopy(RULES)
+        rules["groups"][0]["rules"][0]["annotations"]["runbook"] = "deploy/docs/runbook.md#lag"
+        r = report()
+        prometheus.check(r, rules, TESTS, DEFINED, README, {"deploy/docs/runbook.md": "# Runbook\n\n## Lag\n"})
+        self.assertClean(r.problems)
+        problems, _ = checked(rules)
+        self.assertReports(problems, "SwitchboardHookErrors: runbook deploy/docs/runbook.md#lag names no page")
+
+    def test_runbook_to_a_comment_in_fenced_code(self):
+        readme = "# Deploy\n\n```sh\n# hook errors and latency\n```\n"
+        problems, _ = checked(readme=readme)
+        self.assertReports(problems, "runbook deploy/README.md#hook-errors-and-latency names no section of deploy/README.md")
+
     def test_alert_no_test_makes_fire(self):
         tests = copy.deepcopy(TESTS)
         tests["tests"][0]["alert_rule_test"][1]["exp_alerts"] = []
