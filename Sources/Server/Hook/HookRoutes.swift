@@ -46,16 +46,24 @@ public struct HookRoutes: RouteProvider {
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
         router.post("/v1/hooks/:flow") { request, context -> Response in
-            try await hook(request, flowName: context.parameters.get("flow") ?? "", logger: context.logger)
+            try await hook(request, flowName: Self.decoded(context.parameters.get("flow")), logger: context.logger)
         }
         router.group("/v1/stores")
             .add(middleware: HookAuthenticationMiddleware(authenticator: authenticator))
             .get(":id/hours") { request, context -> Response in
-                try hours(request, storeId: context.parameters.get("id") ?? "")
+                try hours(request, storeId: Self.decoded(context.parameters.get("id")))
             }
         router.get("/v1/calendar/:year") { request, context -> Response in
             try calendar(request, year: context.parameters.get("year") ?? "")
         }
+    }
+
+    /// A path segment as the name it stands for: the router hands segments over as sent, so a
+    /// flow or store id spelled with percent-encoding (`%E4%BA%88%E7%B4%84`, `ginza%2Dsushi`) is
+    /// decoded here; a segment that does not decode is kept as sent.
+    static func decoded(_ segment: String?) -> String {
+        guard let segment else { return "" }
+        return segment.removingPercentEncoding ?? segment
     }
 
     // MARK: The hook

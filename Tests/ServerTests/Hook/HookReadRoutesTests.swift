@@ -93,6 +93,32 @@ struct HookReadRoutesTests {
         }
     }
 
+    @Test("a store id or flow name spelled with percent-encoding is decoded", arguments: HookTestMode.allCases)
+    func percentEncodedSegments(mode: HookTestMode) async throws {
+        try await F.withClient(mode) { client in
+            try await client.execute(uri: "/v1/stores/ginza%2Dbar/hours", method: .get) { response in
+                #expect(response.status == .ok)
+                let hours = try JSONDecoder().decode(Hours.self, from: Data(buffer: response.body))
+                #expect(hours.days.count == 7)
+            }
+            try await client.execute(
+                uri: "/v1/hooks/m%61in", method: .post, headers: F.jsonHeaders,
+                body: ByteBuffer(string: #"{"storeId":"ginza-sushi"}"#)
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(F.object(response)["result"] != nil)
+            }
+            // A name that is not one, decoded: unknown, named as the caller meant it.
+            try await client.execute(
+                uri: "/v1/hooks/%E4%BA%88%E7%B4%84", method: .post, headers: F.jsonHeaders,
+                body: ByteBuffer(string: #"{"storeId":"ginza-sushi"}"#)
+            ) { response in
+                #expect(response.status == .notFound)
+                #expect(F.object(response)["reason"]?.contains("予約") == true, "\(F.object(response))")
+            }
+        }
+    }
+
     @Test("calendar of 2026, with its citizens' holiday", arguments: HookTestMode.allCases)
     func calendar(mode: HookTestMode) async throws {
         try await F.withClient(mode) { client in
