@@ -101,3 +101,22 @@ public enum SwitchboardSchema {
         return migrations
     }
 }
+
+extension Migrator {
+    /// Applies Switchboard's schema: its migrations, then its functions and views and its
+    /// privileges (what `switchboard migrate` does).
+    ///
+    /// - Returns: The versions applied by this call.
+    @discardableResult
+    public func migrateSwitchboardSchema() async throws -> [Int] {
+        try await migrate(
+            SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables,
+            privileges: SwitchboardSchema.privileges)
+    }
+
+    /// Checks, changing nothing, that Switchboard's schema is applied (what every role but
+    /// `migrate` and `dev` does at start); see ``verify(_:repeatables:)``.
+    public func verifySwitchboardSchema() async throws {
+        try await verify(SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables)
+    }
+}

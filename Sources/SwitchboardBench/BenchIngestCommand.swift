@@ -306,9 +306,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
             await client.start(in: &tasks)
             defer { tasks.cancelAll() }
             try await Migrator(client: client, logger: logger)
-                .migrate(
-                    SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables,
-                    privileges: SwitchboardSchema.privileges)
+                .migrateSwitchboardSchema()
             try await Self.prepare(url, withoutRollups: withoutRollups)
             let worker = try SwitchboardProcess(
                 ["ingest", "--bootstrap", cluster.bootstrapServers],

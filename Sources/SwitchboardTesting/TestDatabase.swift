@@ -154,9 +154,7 @@ extension TestDatabase {
     /// The test server trusts loopback connections, so the logins need no password.
     public static func migrate(_ client: PostgresClient) async throws {
         try await Migrator(client: client, logger: logger)
-            .migrate(
-                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables,
-                privileges: SwitchboardSchema.privileges)
+            .migrateSwitchboardSchema()
         for login in Login.allCases {
             // Roles are cluster-wide and the tests run in parallel: another test may create it first.
             try await client.query(

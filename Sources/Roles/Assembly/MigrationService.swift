@@ -47,12 +47,10 @@ public struct MigrationService: Service {
             switch mode {
             case .migrate:
                 {
-                    try await migrator.migrate(
-                        SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables,
-                        privileges: SwitchboardSchema.privileges)
+                    try await migrator.migrateSwitchboardSchema()
                 }
             case .verify:
-                { try await migrator.verify(SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables) }
+                { try await migrator.verifySwitchboardSchema() }
             }
         guard try await retrying(mode == .migrate ? "migrations" : "schema check", step) else { return }
         gate.open()
@@ -94,9 +92,7 @@ public struct MigrationService: Service {
     @discardableResult
     public static func migrate(client: PostgresClient, analysts: AnalystSetup, logger: Logger) async throws -> [Int] {
         let applied = try await Migrator(client: client, logger: logger)
-            .migrate(
-                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables,
-                privileges: SwitchboardSchema.privileges)
+            .migrateSwitchboardSchema()
         try await analysts.apply(client: client, logger: logger)
         return applied
     }

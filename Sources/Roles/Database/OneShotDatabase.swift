@@ -21,8 +21,7 @@ public enum OneShotDatabase {
         _ body: @Sendable (PostgresClient, Logger) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
-            try await Migrator(client: client, logger: logger).verify(
-                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables)
+            try await Migrator(client: client, logger: logger).verifySwitchboardSchema()
             let analysts = analysts ?? AnalystSetup(settings: settings, logger: logger)
             try await analysts.apply(client: client, logger: logger)
             return try await body(client, logger)
@@ -38,8 +37,7 @@ public enum OneShotDatabase {
         _ settings: Settings, _ body: @Sendable (PostgresClient, Logger) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
-            try await Migrator(client: client, logger: logger).verify(
-                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables)
+            try await Migrator(client: client, logger: logger).verifySwitchboardSchema()
             return try await body(client, logger)
         }
     }
@@ -56,8 +54,7 @@ public enum OneShotDatabase {
         besideAnalysts body: @Sendable (PostgresClient, Logger, _ setup: Task<Bool, any Error>) async throws -> T
     ) async throws -> T {
         try await connected(settings) { client, logger in
-            try await Migrator(client: client, logger: logger).verify(
-                SwitchboardSchema.migrations, repeatables: SwitchboardSchema.repeatables)
+            try await Migrator(client: client, logger: logger).verifySwitchboardSchema()
             let analysts = AnalystSetup(settings: settings, logger: logger)
             let setup = Task { try await analysts.apply(client: client, logger: logger) }
             let result: T

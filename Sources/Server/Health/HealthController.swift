@@ -61,8 +61,9 @@ struct HealthController<Context: RemoteAddressRequestContext>: Sendable {
 
     /// Whether `address` is a loopback address (`127.0.0.0/8`, `::1`); `nil` (unknown) is not.
     static func isLoopback(_ address: SocketAddress?) -> Bool {
-        guard let ip = address?.ipAddress else { return false }
-        return ip.hasPrefix("127.") || ip == "::1" || ip.hasPrefix("::ffff:127.")
+        guard var ip = address?.ipAddress else { return false }
+        if ip.hasPrefix("::ffff:") { ip.removeFirst("::ffff:".count) }  // IPv4-mapped
+        return LocalAccessGuard.isLoopback(host: ip)
     }
 }
 

@@ -103,7 +103,8 @@ struct HookAuthenticator: Sendable {
         let trimmed = signature.trimmingCharacters(in: .whitespaces)
         let message: [UInt8]
         let hex: Substring
-        if trimmed.lowercased().hasPrefix("v2=") {
+        let isV2 = trimmed.lowercased().hasPrefix("v2=")
+        if isV2 {
             hex = trimmed.dropFirst(3)
             message = Self.message(timestamp: timestamp, method: method, target: target, body: body)
         } else if trimmed.lowercased().hasPrefix("sha256=") {
@@ -118,7 +119,7 @@ struct HookAuthenticator: Sendable {
         }
         for secret in secrets
         where constantTimeEquals(HMACSHA256.authenticationCode(for: message, key: secret), presented) {
-            if !trimmed.lowercased().hasPrefix("v2=") { v1Requests.increment() }
+            if !isV2 { v1Requests.increment() }
             return nil
         }
         return .wrongSignature

@@ -47,7 +47,7 @@ extension IngestPipeline {
             } catch {
                 if Task.isCancelled { throw error }
                 failures += 1
-                let message = Self.summary(of: error)
+                let message = StorageError.summary(of: error)
                 healthState.withLockedValue { state in
                     state.health.databaseWritable = false
                     state.health.lastError = message
@@ -101,7 +101,4 @@ extension IngestPipeline {
         }
     }
 
-    /// A one-line description of a write error for logs and readiness: postgres-nio's errors
-    /// describe themselves only generically, and in full with the statement and its binds.
-    static func summary(of error: any Error) -> String { StorageError.summary(of: error) }
 }
