@@ -133,14 +133,34 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: strict
         ),
-        // The roles (ingest, serve, dev, simulate, migrate): settings, the adapters wired together,
-        // one ServiceGroup per role; flows/ loading; the CTR import.
+        // The application layer: staffing (plans, backtests, seeded history), the CTR import, the
+        // traffic simulator and the flow store. It uses the cores and declares as protocols what
+        // it needs from the adapters (`StaffingRecords`, `ImportDestination`, `SimulatorSink`,
+        // `SeedHistoryStore`); Roles implements them.
+        .target(
+            name: "Services",
+            dependencies: [
+                "ContactCenter",
+                "OperatingHours",
+                "Primitives",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The roles (ingest, serve, dev, simulate, migrate): settings, and the adapters and services
+        // wired together (Wiring/), one ServiceGroup per role (Assembly/).
         .target(
             name: "Roles",
             dependencies: [
                 "ContactCenter",
                 "OperatingHours",
                 "Primitives",
+                "Services",
                 "Kafka",
                 "Storage",
                 "Server",
@@ -159,6 +179,8 @@ let package = Package(
             name: "switchboard",
             dependencies: [
                 "Roles",
+                "Services",
+                "Primitives",
                 "ContactCenter",
                 "OperatingHours",
                 "Storage",
@@ -188,6 +210,8 @@ let package = Package(
             name: "SwitchboardBench",
             dependencies: [
                 "Roles",
+                "Services",
+                "Primitives",
                 "SwitchboardTesting",
                 "ContactCenter",
                 "OperatingHours",
@@ -210,7 +234,8 @@ let package = Package(
             dependencies: ["ContactCenter", "Primitives", "SwitchboardTesting"],
             swiftSettings: strict
         ),
-        .testTarget(name: "OperatingHoursTests", dependencies: ["OperatingHours"], swiftSettings: strict),
+        .testTarget(
+            name: "OperatingHoursTests", dependencies: ["OperatingHours", "Primitives"], swiftSettings: strict),
         .testTarget(
             name: "KafkaTests",
             dependencies: [
@@ -233,18 +258,24 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "Roles", "OperatingHours", "ContactCenter", "Primitives", "SwitchboardTesting",
+                "Server", "Roles", "Services", "OperatingHours", "ContactCenter", "Primitives", "SwitchboardTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
+        // The application layer over in-memory ports: no database, no broker.
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["Services", "ContactCenter", "OperatingHours", "Primitives"],
+            swiftSettings: strict
+        ),
         // The roles in process: wiring, and end to end through `switchboard` processes.
         .testTarget(
             name: "RolesTests",
             dependencies: [
-                "Roles", "Server", "Kafka", "Storage", "ContactCenter", "OperatingHours", "Primitives",
+                "Roles", "Services", "Server", "Kafka", "Storage", "ContactCenter", "OperatingHours", "Primitives",
                 "SwitchboardTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

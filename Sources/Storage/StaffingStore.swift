@@ -79,7 +79,8 @@ public struct StaffingStore: Sendable {
     }
 
     /// The history of each queue active in the weeks before `start` (or of `queue` only).
-    public func queues(before start: String, queue: String?) async throws -> [String: StaffingQueueHistory] {
+    public func queues(before start: CivilDate, queue: String?) async throws -> [String: StaffingQueueHistory] {
+        let start = SQLDate(start)
         var result: [String: StaffingQueueHistory] = [:]
         let lookback = Method.queueLookbackDays
         let rows = try await client.query(
@@ -121,8 +122,10 @@ public struct StaffingStore: Sendable {
     /// hundreds of thousands of slot rows). The ordinary days are ranked per store and day type,
     /// once for all the store's queues: a queue's first day only cuts off a store's oldest days,
     /// so a day's rank among the days the queue has is its rank among all the store's days.
-    public func baselines(before start: String, queue: String?) async throws -> [StaffingBaselineKey: StaffingBaseline]
-    {
+    public func baselines(
+        before start: CivilDate, queue: String?
+    ) async throws -> [StaffingBaselineKey: StaffingBaseline] {
+        let start = SQLDate(start)
         var result: [StaffingBaselineKey: StaffingBaseline] = [:]
         let rows = try await client.query(
             """
@@ -155,7 +158,7 @@ public struct StaffingStore: Sendable {
         for try await (queue, store, type, weight, slots, offered, handleSeconds, handled) in rows.decode(
             (String, String, String, Double, NumberArray, NumberArray, NumberArray, NumberArray).self)
         {
-            guard let dayType = StaffingDayType(rawValue: type) else { continue }
+            guard let dayType = DayType(rawValue: type) else { continue }
             let key = StaffingBaselineKey(queue: queue, store: store, dayType: dayType)
             var baseline = result.removeValue(forKey: key) ?? StaffingBaseline(weight: 0, days: 0)
             baseline.add(
@@ -166,72 +169,46 @@ public struct StaffingStore: Sendable {
         return result
     }
 
-    /// The dates of `from...to` (`YYYY-MM-DD`), which fall on a weekend, and each store's day types.
-    public func calendar(from: String, to: String) async throws -> (
-        dates: [String], weekend: Set<String>, dayTypes: [String: [String: StaffingDayType]]
-    ) {
-        var dates: [String] = []
-        var weekend = Set<String>()
-        let days = try await client.query(
-            """
-            SELECT to_char(g, 'YYYY-MM-DD'), extract(isodow FROM g) IN (6, 7)
-            FROM generate_series(\(from)::date::timestamp, \(to)::date::timestamp, interval '1 day') AS g
-            """, logger: logger)
-        for try await (date, isWeekend) in days.decode((String, Bool).self) {
-            dates.append(date)
-            if isWeekend { weekend.insert(date) }
-        }
-        var types: [String: [String: StaffingDayType]] = [:]
+    /// The dates of `dates` and each store's day type on them.
+    public func calendar(_ dates: ClosedRange<CivilDate>) async throws -> StaffingCalendar {
+        var calendar = StaffingCalendar(dates)
         let rows = try await client.query(
             """
-            SELECT store_id, to_char(business_date, 'YYYY-MM-DD'), day_type
-            FROM staffing_day_types(\(from)::date, \(to)::date)
+            SELECT store_id, business_date, day_type
+            FROM staffing_day_types(\(SQLDate(dates.lowerBound)), \(SQLDate(dates.upperBound)))
             """, logger: logger)
-        for try await (store, date, type) in rows.decode((String, String, String).self) {
-            types[store, default: [:]][date] = StaffingDayType(rawValue: type) ?? .weekday
+        for try await (store, date, type) in rows.decode((String, SQLDate, String).self) {
+            calendar.set(DayType(rawValue: type) ?? .weekday, store: store, on: date.date)
         }
-        return (dates, weekend, types)
+        return calendar
     }
 
-    /// Offered contacts per date (`YYYY-MM-DD`), queue and slot, over every store, for `from...to`.
-    public func offered(from: String, to: String, queue: String?) async throws -> [String: [String: [Int: Double]]] {
-        var result: [String: [String: [Int: Double]]] = [:]
+    /// Offered contacts per date, queue and slot, over every store, for `dates`.
+    public func offered(_ dates: ClosedRange<CivilDate>, queue: String?) async throws -> OfferedHistory {
+        var result = OfferedHistory()
         let rows = try await client.query(
             """
-            SELECT to_char(business_date, 'YYYY-MM-DD'), queue, slot::int, sum(offered)::float8
+            SELECT business_date, queue, slot::int, sum(offered)::float8
             FROM staffing_history
-            WHERE business_date BETWEEN \(from)::date AND \(to)::date AND (\(queue)::text IS NULL OR queue = \(queue))
+            WHERE business_date BETWEEN \(SQLDate(dates.lowerBound)) AND \(SQLDate(dates.upperBound))
+              AND (\(queue)::text IS NULL OR queue = \(queue))
             GROUP BY business_date, queue, slot
             """, logger: logger)
-        for try await (date, id, slot, count) in rows.decode((String, String, Int, Double).self) {
-            result[date, default: [:]][id, default: [:]][slot] = count
+        for try await (date, id, slot, count) in rows.decode((SQLDate, String, Int, Double).self) {
+            result.add(count, queue: id, slot: DaySlot(slot), on: date.date)
         }
         return result
     }
 
-    /// What a plan was made from.
-    public struct PlanInputs: Sendable {
-        public var from: String
-        public var to: String
-        public var queue: String?
-        public var model: String
-        public var target: ServiceTarget
-        public var shrinkage: Double
-
-        public init(from: String, to: String, queue: String?, model: String, target: ServiceTarget, shrinkage: Double) {
-            self.from = from
-            self.to = to
-            self.queue = queue
-            self.model = model
-            self.target = target
-            self.shrinkage = shrinkage
-        }
-    }
-
     /// Stores a plan and its intervals in one transaction.
+    /// - Parameters:
+    ///   - request: What the plan was asked for.
+    ///   - queueId: The id of the one queue asked for (the request may name it by name).
     /// - Returns: its `plan_id`.
-    public func save(_ plan: StaffingPlan, inputs: PlanInputs, queueNames: [String: String]) async throws -> Int {
-        try await save(inputs: inputs, queueNames: queueNames) { write in
+    public func save(
+        _ plan: StaffingPlan, request: StaffingPlanRequest, queueId: String?, queueNames: [String: String]
+    ) async throws -> Int {
+        try await save(request, queueId: queueId, queueNames: queueNames) { write in
             try await write(plan.rows[...])
             return plan
         }.planId
@@ -247,12 +224,13 @@ public struct StaffingStore: Sendable {
     /// plan's own row, with the inputs and the notes, follows the intervals.
     /// - Returns: the plan `make` returned and its `plan_id`.
     public func save(
-        inputs: PlanInputs, queueNames: [String: String],
+        _ request: StaffingPlanRequest, queueId: String?, queueNames: [String: String],
         making make: (_ write: (ArraySlice<StaffingPlan.Row>) async throws -> Void) async throws -> StaffingPlan
     ) async throws -> (plan: StaffingPlan, planId: Int) {
         let logger = self.logger
         do {
-            return try await writePlan(inputs: inputs, queueNames: queueNames, making: make, logger: logger)
+            return try await writePlan(
+                request, queueId: queueId, queueNames: queueNames, making: make, logger: logger)
         } catch let error as PostgresTransactionError {
             // What `make` threw (a plan it cannot staff, a cancellation) comes out as itself when
             // the rollback went through.
@@ -261,9 +239,9 @@ public struct StaffingStore: Sendable {
         }
     }
 
-    /// ``save(inputs:queueNames:making:)``'s transaction.
+    /// ``save(_:queueId:queueNames:making:)``'s transaction.
     private func writePlan(
-        inputs: PlanInputs, queueNames: [String: String],
+        _ request: StaffingPlanRequest, queueId: String?, queueNames: [String: String],
         making make: (_ write: (ArraySlice<StaffingPlan.Row>) async throws -> Void) async throws -> StaffingPlan,
         logger: Logger
     ) async throws -> (plan: StaffingPlan, planId: Int) {
@@ -274,15 +252,14 @@ public struct StaffingStore: Sendable {
             for try await value in id.decode(Int.self) { planId = value }
             // Each date's midnight in the analytics time zone, once: a slot starts slot × 15
             // minutes after it (past midnight included), as the history counts slots.
-            var midnights: [String: Int] = [:]
+            var midnights: [CivilDate: Int] = [:]
+            let (from, to) = (SQLDate(request.dates.lowerBound), SQLDate(request.dates.upperBound))
             let dates = try await connection.query(
                 """
-                SELECT to_char(d, 'YYYY-MM-DD'),
-                       extract(epoch FROM d::timestamp AT TIME ZONE analytics_time_zone())::bigint
-                FROM generate_series(\(inputs.from)::date::timestamp, \(inputs.to)::date::timestamp,
-                                     interval '1 day') AS d
+                SELECT d::date, extract(epoch FROM d AT TIME ZONE analytics_time_zone())::bigint
+                FROM generate_series(\(from)::timestamp, \(to)::timestamp, interval '1 day') AS d
                 """, logger: logger)
-            for try await (date, midnight) in dates.decode((String, Int).self) { midnights[date] = midnight }
+            for try await (date, midnight) in dates.decode((SQLDate, Int).self) { midnights[date.date] = midnight }
 
             var made: StaffingPlan?
             try await connection.copyFrom(
@@ -305,14 +282,14 @@ public struct StaffingStore: Sendable {
                             throw StorageError(
                                 code: .notFound,
                                 message:
-                                    "a plan row of \(f.date), outside the plan's dates \(inputs.from)...\(inputs.to)")
+                                    "a plan row of \(f.date), outside the plan's dates \(request.dates)")
                         }
                         let p = requirement.performance
                         text.integer(planId)
                         text.text(f.queue)
                         text.text(queueNames[f.queue])
-                        text.timestamp(epochSeconds: midnight + f.slot * 900)
-                        text.text(f.dayTypes)
+                        text.timestamp(epochSeconds: midnight + f.slot.secondsAfterMidnight)
+                        text.text(f.dayTypesLabel)
                         text.double(f.offered)
                         text.double(f.averageHandleTimeSeconds)
                         text.double(row.patienceSeconds)
@@ -347,9 +324,9 @@ public struct StaffingStore: Sendable {
                 INSERT INTO staffing_plan (plan_id, from_date, to_date, queue_filter, model, service_level_target,
                     threshold_s, max_occupancy, shrinkage, forecast_method, notes)
                 OVERRIDING SYSTEM VALUE
-                VALUES (\(planId), \(inputs.from)::date, \(inputs.to)::date, \(inputs.queue), \(inputs.model),
-                    \(inputs.target.serviceLevel), \(inputs.target.thresholdSeconds), \(inputs.target.maximumOccupancy),
-                    \(inputs.shrinkage), \(Method.description), \(plan.notes))
+                VALUES (\(planId), \(from), \(to), \(queueId), \(request.model.rawValue),
+                    \(request.target.serviceLevel), \(request.target.thresholdSeconds),
+                    \(request.target.maximumOccupancy), \(request.shrinkage), \(Method.description), \(plan.notes))
                 """, logger: logger)
             return (plan, planId)
         }

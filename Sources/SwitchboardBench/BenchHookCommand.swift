@@ -7,6 +7,7 @@ import Prometheus
 import Roles
 import Server
 import ServiceLifecycle
+import Services
 
 /// `switchboard bench-hook-eval` (hidden): the evaluation micro-benchmark of `make bench-hook`.
 ///

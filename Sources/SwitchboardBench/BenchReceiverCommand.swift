@@ -4,6 +4,7 @@ import Foundation
 import Kafka
 import Logging
 import Roles
+import Services
 import SwitchboardTesting
 import Synchronization
 

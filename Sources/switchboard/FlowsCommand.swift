@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OperatingHours
 import Roles
+import Services
 
 /// `switchboard flows`: check and preview the `flows/` the hook evaluates.
 struct FlowsCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Roles
+import Services
 import Storage
 
 /// `switchboard import FILE...`: loads CTR files exported by Amazon Connect (Firehose to S3)
@@ -41,14 +42,15 @@ struct ImportCommand: AsyncParsableCommand {
         let database = try settings.databaseConfiguration()
         let batchSize = self.batchSize ?? settings.ingestBatchRecords
         let outcome = try await OneShotDatabase.run(settings, analysts: analysts) { client, logger in
-            try await CTRImport(settings: settings, batchSize: batchSize, flows: analysts.flows()).run(
-                files: files, database: database, client: client, logger: logger)
+            try await CTRImport(batchSize: batchSize, flows: analysts.flows()).run(
+                files: files,
+                into: PipelineImportDestination(settings: settings, database: database, client: client, logger: logger))
         }
-        let summary = outcome.summary
+        let counts = outcome.counts
         print(
             "imported \(outcome.records) records from \(files.count) file(s): "
-                + "\(summary.contactRecordsWritten) written, \(summary.contactRecordsOutdated) older than stored, "
-                + "\(summary.deadLettersWritten) to dead_letter"
+                + "\(counts.written) written, \(counts.outdated) older than stored, "
+                + "\(counts.deadLetters) to dead_letter"
         )
     }
 }

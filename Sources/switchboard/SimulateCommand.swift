@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Roles
+import Services
 
 /// `switchboard simulate`: realistic contact-center traffic to Kafka.
 struct SimulateCommand: AsyncParsableCommand {

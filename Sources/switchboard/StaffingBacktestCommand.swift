@@ -1,6 +1,10 @@
 import ArgumentParser
+import ContactCenter
 import Foundation
+import Primitives
 import Roles
+import Services
+import Storage
 
 /// `switchboard staffing backtest`: the forecast's accuracy per day type against two naive baselines.
 struct StaffingBacktestCommand: AsyncParsableCommand {
@@ -28,16 +32,16 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = settings.floorTimeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: Date())
-        let today = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-        let (weeks, queue) = (self.weeks, self.queue)
+        let request: StaffingBacktestRequest
         do {
-            let backtest = try await OneShotDatabase.run(settings) { client, logger in
-                try await StaffingBacktester(client: client, logger: logger).run(
-                    weeks: weeks, today: today, queue: queue)
-            }
-            print(backtest.table, terminator: "")
-        } catch let error as StaffingPlanner.RequestError {
-            throw ValidationError(error.description)
+            request = try StaffingBacktestRequest(
+                weeks: weeks, before: CivilDate(year: parts.year!, month: parts.month!, day: parts.day!)!, queue: queue)
+        } catch {
+            throw ValidationError(error.message(naming: StaffingPlanCommand.option))
         }
+        let backtest = try await OneShotDatabase.run(settings) { client, logger in
+            try await StaffingBacktester(records: StaffingStore(client: client, logger: logger)).run(request)
+        }
+        print(backtest.table, terminator: "")
     }
 }

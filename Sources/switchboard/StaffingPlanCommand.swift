@@ -2,6 +2,7 @@ import ArgumentParser
 import ContactCenter
 import Foundation
 import Roles
+import Services
 
 /// `switchboard staffing plan`: the forecast per queue and 15 minutes, staffed, printed and stored.
 struct StaffingPlanCommand: AsyncParsableCommand {
@@ -41,34 +42,39 @@ struct StaffingPlanCommand: AsyncParsableCommand {
     var model: String = StaffingPlan.ModelChoice.erlangA.rawValue
 
     @Option(help: "The highest occupancy allowed, (0, 1].")
-    var maxOccupancy: Double?
+    var maxOccupancy: String?
 
     @Option(help: "Share of paid time off the queue, [0, 1): scheduled = N / (1 - shrinkage).")
-    var shrinkage: Double = 0
+    var shrinkage: String = "0"
 
     @Option(help: "table (readable) or csv.")
     var format: Format = .table
 
+    /// A request field as the command line names it.
+    static func option(_ field: StaffingRequestError.Field) -> String {
+        switch field {
+        case .from: "--from"
+        case .to: "--to"
+        case .queue: "--queue"
+        case .model: "--model"
+        case .serviceLevel: "--service-level"
+        case .maximumOccupancy: "--max-occupancy"
+        case .shrinkage: "--shrinkage"
+        case .weeks: "--weeks"
+        }
+    }
+
     func run() async throws {
-        guard let choice = StaffingPlan.ModelChoice(rawValue: model) else {
-            throw ValidationError("--model must be erlang-a or erlang-c (got \(model))")
-        }
-        let target: ServiceTarget
+        let request: StaffingPlanRequest
         do {
-            target = try ServiceTarget(parsing: serviceLevel, maximumOccupancy: maxOccupancy)
-            _ = try Shrinkage.scheduled(productive: 0, shrinkage: shrinkage)
+            request = try StaffingPlanRequest(
+                from: from, to: to, queue: queue, model: model, serviceLevel: serviceLevel,
+                maximumOccupancy: maxOccupancy, shrinkage: shrinkage)
         } catch {
-            throw ValidationError(error.description)
-        }
-        do {
-            _ = try StaffingPlanner.validatedRange(from: from, to: to)
-        } catch {
-            throw ValidationError("\(error)")
+            throw ValidationError(error.message(naming: Self.option))
         }
         let settings = try Settings()
         LoggingSetup.bootstrap(settings)
-        let request = StaffingPlanner.Request(
-            from: from, to: to, queue: queue, model: choice, target: target, shrinkage: shrinkage)
         let format = self.format
         do {
             // The plan reads while the analysts' setup checks the stores' business days against
@@ -94,8 +100,8 @@ struct StaffingPlanCommand: AsyncParsableCommand {
                     print(text, terminator: "")
                     if format == .table { print("\nplan \(id) stored in staffing_plan") }
                 })
-        } catch let error as StaffingPlanner.RequestError {
-            throw ValidationError(error.description)
+        } catch let error as StaffingRequestError {
+            throw ValidationError(error.message(naming: Self.option))
         }
     }
 }

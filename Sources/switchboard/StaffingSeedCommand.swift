@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Roles
+import Services
 
 /// `switchboard staffing seed`: simulated history in an empty database, for trying the plan, the
 /// console's staffing panel and the backtest before real history has accumulated.

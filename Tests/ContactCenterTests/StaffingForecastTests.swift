@@ -1,3 +1,4 @@
+import Primitives
 import Testing
 
 @testable import ContactCenter
@@ -12,9 +13,22 @@ struct StaffingForecastTests {
     ]
 
     static func baseline(weight: Double, offered: [Int: Double]) -> StaffingBaseline {
-        StaffingBaseline(
+        let offered = Dictionary(uniqueKeysWithValues: offered.map { (DaySlot($0.key), $0.value) })
+        return StaffingBaseline(
             weight: weight, days: 2, offered: offered, handleSeconds: offered.mapValues { $0 * 120 },
             handled: offered)
+    }
+
+    /// December `day`, 2026 (the 1st is a Tuesday, the 5th a Saturday).
+    static func day(_ day: Int) -> CivilDate { CivilDate(year: 2026, month: 12, day: day)! }
+
+    /// `dates` with each store's day types of `types` (store → day of December → type).
+    static func calendar(_ dates: ClosedRange<Int>, _ types: [String: [Int: DayType]] = [:]) -> StaffingCalendar {
+        var calendar = StaffingCalendar(day(dates.lowerBound)...day(dates.upperBound))
+        for (store, days) in types {
+            for (date, type) in days { calendar.set(type, store: store, on: day(date)) }
+        }
+        return calendar
     }
 
     static let baselines: [StaffingBaselineKey: StaffingBaseline] = [
@@ -28,18 +42,19 @@ struct StaffingForecastTests {
     @Test("each store by its own day type; a missing type falls back and says so; a closure is 0")
     func perStore() {
         let forecast = StaffingForecast(
-            queues: Self.queues, baselines: Self.baselines, dates: ["d1", "d2", "d3"],
-            dayTypes: ["a": ["d1": .weekday, "d2": .holiday, "d3": .closure], "b": ["d1": .weekday, "d2": .holiday]],
-            weekendDates: [])
-        let at40 = Dictionary(uniqueKeysWithValues: forecast.slots.filter { $0.slot == 40 }.map { ($0.date, $0) })
-        #expect(abs(at40["d1"]!.offered - (9.1 / 1.85 + 2)) < 1e-12)
-        #expect(at40["d2"]!.offered == 12 + 3)  // b's holiday from its weekends
-        #expect(at40["d2"]!.dayTypes == "holiday")
-        #expect(at40["d3"]!.offered == 2)  // a closed; b's weekday (no day type given: weekday)
-        #expect(at40["d3"]!.dayTypes == "weekday+closure")
-        #expect(at40["d1"]!.averageHandleTimeSeconds == 120)
+            queues: Self.queues, baselines: Self.baselines,
+            calendar: Self.calendar(
+                1...3, ["a": [1: .weekday, 2: .holiday, 3: .closure], "b": [1: .weekday, 2: .holiday]]))
+        let at40 = Dictionary(
+            uniqueKeysWithValues: forecast.intervals.filter { $0.slot == DaySlot(40) }.map { ($0.date.day, $0) })
+        #expect(abs(at40[1]!.offered - (9.1 / 1.85 + 2)) < 1e-12)
+        #expect(at40[2]!.offered == 12 + 3)  // b's holiday from its weekends
+        #expect(at40[2]!.dayTypesLabel == "holiday")
+        #expect(at40[3]!.offered == 2)  // a closed; b's weekday (no day type given: a Thursday)
+        #expect(at40[3]!.dayTypesLabel == "weekday+closure")
+        #expect(at40[1]!.averageHandleTimeSeconds == 120)
         // Slot 41 exists for every date: b's weekdays offer 1 there, its weekends (its holiday's fallback) 0.
-        #expect(forecast.slots.filter { $0.slot == 41 }.map(\.offered) == [1, 0, 1])
+        #expect(forecast.intervals.filter { $0.slot == DaySlot(41) }.map(\.offered) == [1, 0, 1])
         #expect(forecast.notes == ["no history for holidays of queue Reservations: falling back to weekends"])
     }
 
@@ -55,8 +70,7 @@ struct StaffingForecastTests {
     func plan() throws {
         var queues = Self.queues
         queues["q"]!.abandoned = 0
-        let forecast = StaffingForecast(
-            queues: queues, baselines: Self.baselines, dates: ["d1"], dayTypes: [:], weekendDates: [])
+        let forecast = StaffingForecast(queues: queues, baselines: Self.baselines, calendar: Self.calendar(1...1))
         let plan = try StaffingPlan(
             forecast: forecast, queues: queues, model: .erlangA, target: ServiceTarget(parsing: "80/20"),
             shrinkage: 0.3)
@@ -65,7 +79,7 @@ struct StaffingForecastTests {
         let fractional = plan.rows.reduce(0) { $0 + $1.requirement!.fractionalAgents }
         #expect(plan.agentHours.first!.hours == Int((fractional / 4).rounded(.up)))
         #expect(plan.csv.hasPrefix("queue,date,time,day_types,offered"))
-        #expect(plan.csv.contains("q,d1,10:00,weekday,"))
+        #expect(plan.csv.contains("q,2026-12-01,10:00,weekday,"))
         // Every line, field by field, as the string formatter writes each value.
         let lines = plan.csv.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == plan.rows.count + 2 && lines.last == "")
@@ -74,7 +88,7 @@ struct StaffingForecastTests {
             let p = r.performance
             let f = row.forecast
             let expected = [
-                f.queue, f.date, StaffingForecast.clock(slot: f.slot), f.dayTypes,
+                f.queue, f.date.description, f.slot.clock, f.dayTypesLabel,
                 ErlangCalculation.format(f.offered, digits: 2),
                 ErlangCalculation.format(f.averageHandleTimeSeconds!, digits: 1), "", "\(r.agents)",
                 ErlangCalculation.format(r.fractionalAgents, digits: 2), "\(row.scheduledAgents)",
@@ -97,24 +111,22 @@ struct StaffingForecastTests {
         }
         // b has no weekend history of calm's own: a fallback note per queue.
         baselines[StaffingBaselineKey(queue: "calm", store: "b", dayType: .weekend)] = nil
-        let dayTypes: [String: [String: StaffingDayType]] = ["a": ["d2": .weekend], "b": ["d2": .weekend]]
-        let forecast = StaffingForecast(
-            queues: queues, baselines: baselines, dates: ["d1", "d2"], dayTypes: dayTypes, weekendDates: ["d2"])
+        // Friday the 4th and Saturday the 5th.
+        let calendar = Self.calendar(4...5, ["a": [5: .weekend], "b": [5: .weekend]])
+        let forecast = StaffingForecast(queues: queues, baselines: baselines, calendar: calendar)
         let target = try ServiceTarget(parsing: "80/20")
         let whole = try StaffingPlan(
             forecast: forecast, queues: queues, model: .erlangA, target: target, shrinkage: 0.2)
         var parts = try StaffingPlan(model: .erlangA, target: target, shrinkage: 0.2)
         var handed: [StaffingPlan.Row] = []
-        var partSlots: [StaffingForecast.Slot] = []
+        var partIntervals: [StaffingForecast.Interval] = []
         for queue in ["calm", "q"] {
-            let part = StaffingForecast(
-                queues: queues, baselines: baselines, dates: ["d1", "d2"], dayTypes: dayTypes, weekendDates: ["d2"],
-                only: queue)
-            #expect(part.slots.allSatisfy { $0.queue == queue })
-            partSlots += part.slots
+            let part = StaffingForecast(queues: queues, baselines: baselines, calendar: calendar, only: queue)
+            #expect(part.intervals.allSatisfy { $0.queue == queue })
+            partIntervals += part.intervals
             handed += try parts.staff(part, queues: queues)
         }
-        #expect(partSlots == forecast.slots)
+        #expect(partIntervals == forecast.intervals)
         #expect(parts.rows == whole.rows)
         #expect(handed == whole.rows)
         #expect(parts.notes == whole.notes)
@@ -125,16 +137,22 @@ struct StaffingForecastTests {
     @Test("the backtest's WAPE: Σ |error| / Σ actual per day type, against last week and the 8-week mean")
     func backtest() {
         var backtest = StaffingBacktest()
+        let date = Self.day(29)
         let forecast = [
-            StaffingForecast.Slot(
-                queue: "q", date: "d", slot: 40, dayTypes: "holiday", offered: 10, averageHandleTimeSeconds: 100)
+            StaffingForecast.Interval(
+                queue: "q", date: date, slot: DaySlot(40), dayTypes: [.holiday], offered: 10,
+                averageHandleTimeSeconds: 100)
         ]
-        let history: [[String: [Int: Double]]] = [["q": [40: 12]], ["q": [40: 4]], ["q": [40: 8]]]
-        backtest.add(forecast: forecast, history: history)
+        var history = OfferedHistory()
+        history.add(12, queue: "q", slot: DaySlot(40), on: date)
+        history.add(4, queue: "q", slot: DaySlot(40), on: date.adding(days: -7))
+        history.add(8, queue: "q", slot: DaySlot(40), on: date.adding(days: -14))
+        history.add(100, queue: "other", slot: DaySlot(40), on: date)  // another queue: not this one's actual
+        backtest.add(forecast: forecast, on: date, actual: history)
         let wape = backtest.lines["holiday"]!.wape
         #expect(wape.forecast == 2.0 / 12)
         #expect(wape.lastWeek == 8.0 / 12)
-        #expect(wape.eightWeeks == 6.0 / 12)  // mean of 4 and 8
+        #expect(wape.eightWeeks == 10.5 / 12)  // (4 + 8 + six empty weeks) / 8 = 1.5
         #expect(backtest.table.contains("holiday"))
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import OperatingHours
 import PostgresNIO
 import Roles
+import Services
 import Storage
 import SwitchboardTesting
 import Testing

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Roles
 import Server
+import Services
 import SwitchboardTesting
 import Testing
 

@@ -5,6 +5,7 @@ import Logging
 import Prometheus
 import Roles
 import ServiceLifecycle
+import Services
 import SwitchboardTesting
 import Testing
 

@@ -4,6 +4,7 @@ import Kafka
 import Logging
 import PostgresNIO
 import Roles
+import Services
 import Storage
 import SwitchboardTesting
 import Synchronization

@@ -1,7 +1,9 @@
 import ContactCenter
 import Foundation
 import PostgresNIO
+import Primitives
 import Roles
+import Services
 import SwitchboardTesting
 import Testing
 
@@ -34,19 +36,16 @@ struct StaffingCommandTests {
         #expect(output.contains("outside (0 %, 100 %)"))
     }
 
-    @Test("a plan's range is dates in order and at most 400 days")
-    func ranges() throws {
-        #expect(
-            try StaffingPlanner.validatedRange(from: "2026-12-28", to: "2027-01-04") == ("2026-12-28", "2027-01-04"))
-        #expect(throws: StaffingPlanner.RequestError.self) {
-            try StaffingPlanner.validatedRange(from: "2026-01-01", to: "2027-03-01")
-        }
-        #expect(throws: StaffingPlanner.RequestError.self) {
-            try StaffingPlanner.validatedRange(from: "2027-01-04", to: "2026-12-28")
-        }
-        #expect(throws: StaffingPlanner.RequestError.self) {
-            try StaffingPlanner.validatedRange(from: "2026-02-30", to: "2026-03-01")
-        }
+    @Test("a refused plan request names the command line's options, checked before any database")
+    func refusedRequest() async throws {
+        let (status, output) = try await Self.run(
+            "staffing plan --from 2027-01-04 --to 2026-12-28 --service-level 80/20")
+        #expect(status != 0)
+        #expect(output.contains("--from 2027-01-04 is after --to 2026-12-28"), "\(output)")
+        let (badShrinkage, shrinkageOutput) = try await Self.run(
+            "staffing plan --from 2027-01-04 --to 2027-01-04 --service-level 80/20 --shrinkage 1.5")
+        #expect(badShrinkage != 0)
+        #expect(shrinkageOutput.contains("--shrinkage: shrinkage 1.5 is outside [0, 1)"), "\(shrinkageOutput)")
     }
 }
 
@@ -134,11 +133,12 @@ struct StaffingPlanProcessTests {
                 """, logger: TestDatabase.logger)
             for try await date in free.decode(String.self) { probe = date }
             let planner = StaffingPlanner(client: client, logger: TestDatabase.logger)
-            let request = StaffingPlanner.Request(
-                from: probe, to: probe, queue: nil, model: .erlangA, target: try ServiceTarget(parsing: "80/20"),
+            let day = try #require(CivilDate(parsing: probe))
+            let request = try StaffingPlanRequest(
+                dates: day...day, queue: nil, model: .erlangA, target: try ServiceTarget(parsing: "80/20"),
                 shrinkage: 0)
             let (kept, _) = try await planner.planAndSave(request, rereadIf: { false })
-            #expect(!kept.plan.rows.isEmpty && !kept.plan.rows.contains { $0.forecast.dayTypes.contains("closure") })
+            #expect(!kept.plan.rows.isEmpty && !kept.plan.rows.contains { $0.forecast.dayTypes.contains(.closure) })
             let (reread, _) = try await planner.planAndSave(
                 request,
                 rereadIf: {
@@ -148,7 +148,7 @@ struct StaffingPlanProcessTests {
                     return true
                 })
             #expect(reread.plan.rows.count == kept.plan.rows.count)
-            #expect(reread.plan.rows.allSatisfy { $0.forecast.dayTypes == "closure" && $0.forecast.offered == 0 })
+            #expect(reread.plan.rows.allSatisfy { $0.forecast.dayTypes == [.closure] && $0.forecast.offered == 0 })
         }
     }
 }

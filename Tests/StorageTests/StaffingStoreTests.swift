@@ -41,6 +41,8 @@ struct StaffingStoreTests {
     }
 
     /// `YYYY-MM-DD` and weekend of base + offset days.
+    static func date(_ text: String) -> CivilDate { CivilDate(parsing: text)! }
+
     static func day(_ offset: Int) -> (date: String, weekend: Bool) {
         let (y, m, d) = CivilDays.civil(dayNumber: CivilDays.dayNumber(year: 2026, month: 11, day: 18) + offset)
         let weekday = (CivilDays.dayNumber(year: y, month: m, day: d) + 3) % 7  // 0 = Monday
@@ -108,7 +110,7 @@ struct StaffingStoreTests {
         try await Self.prepared("staffing_forecast") { client in
             let store = StaffingStore(client: client, logger: TestDatabase.logger)
             #expect(try await store.refreshHistory() > 0)
-            let queues = try await store.queues(before: "2026-11-25", queue: nil)
+            let queues = try await store.queues(before: Self.date("2026-11-25"), queue: nil)
             let reservations = try #require(queues[Fixture.reservations.arn])
             #expect(reservations.name == "Reservations")
             #expect(reservations.stores == ["test-bistro", "test-izakaya"])
@@ -119,14 +121,14 @@ struct StaffingStoreTests {
             let expectedPatience = Double(30 * days + 10 * (contacts - days)) / Double(days)
             #expect(abs((reservations.patienceSeconds ?? 0) - expectedPatience) < 1e-9)
 
-            let baselines = try await store.baselines(before: "2026-11-25", queue: nil)
-            let calendar = try await store.calendar(from: "2026-11-25", to: "2026-11-30")
+            let baselines = try await store.baselines(before: Self.date("2026-11-25"), queue: nil)
+            let calendar = try await store.calendar(Self.date("2026-11-25")...Self.date("2026-11-30"))
             #expect(calendar.dates.count == 6)
-            let forecast = StaffingForecast(
-                queues: queues, baselines: baselines, dates: calendar.dates, dayTypes: calendar.dayTypes,
-                weekendDates: calendar.weekend)
+            let forecast = StaffingForecast(queues: queues, baselines: baselines, calendar: calendar)
             var at40: [String: (Double, String)] = [:]
-            for slot in forecast.slots where slot.slot == 40 { at40[slot.date] = (slot.offered, slot.dayTypes) }
+            for interval in forecast.intervals where interval.slot == DaySlot(40) {
+                at40[interval.date.description] = (interval.offered, interval.dayTypesLabel)
+            }
             let expected: [String: (Double, String)] = [
                 "2026-11-25": (4 + 2, "weekday"),
                 "2026-11-26": (4 + 3, "weekday+holiday"),  // the izakaya's holiday, from its weekends
@@ -141,16 +143,17 @@ struct StaffingStoreTests {
                 #expect(actual.1 == types, "\(date)")
             }
             #expect(forecast.notes == ["no history for holidays of queue Reservations: falling back to weekends"])
-            #expect(forecast.slots.allSatisfy { abs(($0.averageHandleTimeSeconds ?? 0) - 120) < 1e-9 })
+            #expect(forecast.intervals.allSatisfy { abs(($0.averageHandleTimeSeconds ?? 0) - 120) < 1e-9 })
 
             let target = try ServiceTarget(parsing: "80/20")
             let plan = try StaffingPlan(
                 forecast: forecast, queues: queues, model: .erlangA, target: target, shrinkage: 0.3)
+            let request = try StaffingPlanRequest(
+                dates: Self.date("2026-11-25")...Self.date("2026-11-30"), queue: nil, model: .erlangA, target: target,
+                shrinkage: 0.3)
             let planId = try await store.save(
                 plan,
-                inputs: .init(
-                    from: "2026-11-25", to: "2026-11-30", queue: nil, model: "erlang-a", target: target,
-                    shrinkage: 0.3),
+                request: request, queueId: nil,
                 // A name with every byte COPY's text format escapes.
                 queueNames: [Fixture.reservations.arn: "Reservations\t予約\\\n\r"])
             let rows = try await client.query(
@@ -188,9 +191,7 @@ struct StaffingStoreTests {
             for try await count in before.decode(Int.self) { plans = count }
             await #expect(throws: Refused.self) {
                 _ = try await store.save(
-                    inputs: .init(
-                        from: "2026-11-25", to: "2026-11-30", queue: nil, model: "erlang-a", target: target,
-                        shrinkage: 0.3),
+                    request, queueId: nil,
                     queueNames: [:]
                 ) { write in
                     try await write(plan.rows.prefix(1))

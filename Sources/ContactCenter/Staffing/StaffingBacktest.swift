@@ -1,3 +1,5 @@
+import Primitives
+
 /// Forecast accuracy per day type (`switchboard staffing backtest`): each past day forecast from
 /// the history before it, against what was offered, beside two naive baselines: the same weekday
 /// last week, and the mean of the same weekday over the last 8 weeks, which ignores day types.
@@ -29,32 +31,35 @@ public struct StaffingBacktest: Sendable {
 
     public init() {}
 
-    /// Adds one day: its forecast, and the offered contacts per queue and slot on that day
-    /// (`history[0]`) and on the same weekday 1…8 weeks before (`history[1…8]`; missing weeks
-    /// are empty).
-    public mutating func add(forecast: [StaffingForecast.Slot], history: [[String: [Int: Double]]]) {
-        let actual = history.first ?? [:]
-        var byQueue: [String: [StaffingForecast.Slot]] = [:]
-        for slot in forecast { byQueue[slot.queue, default: []].append(slot) }
-        for (queue, slots) in byQueue {
-            guard let label = slots.first?.dayTypes else { continue }
-            var predicted: [Int: Double] = [:]
-            for slot in slots { predicted[slot.slot] = slot.offered }
-            let happened = actual[queue] ?? [:]
-            let keys = Set(predicted.keys).union(happened.keys)
+    /// The weeks before a day whose same weekday the 8-week mean averages.
+    public static let meanWeeks = 8
+
+    /// Adds one day: its forecast, against the contacts offered that day and on the same
+    /// weekday 1...8 weeks before (a week without any counts as empty).
+    public mutating func add(forecast: [StaffingForecast.Interval], on date: CivilDate, actual history: OfferedHistory)
+    {
+        let actual = history.day(date)
+        let weeks = (1...Self.meanWeeks).map { history.day(date.adding(days: -7 * $0)) }
+        var byQueue: [String: [StaffingForecast.Interval]] = [:]
+        for interval in forecast { byQueue[interval.queue, default: []].append(interval) }
+        for (queue, intervals) in byQueue {
+            guard let label = intervals.first?.dayTypesLabel else { continue }
+            var predicted: [OfferedHistory.QueueSlot: Double] = [:]
+            for interval in intervals {
+                predicted[OfferedHistory.QueueSlot(queue: queue, slot: interval.slot)] = interval.offered
+            }
+            let keys = Set(predicted.keys).union(actual.keys.filter { $0.queue == queue })
             var line =
                 lines[label]
                 ?? Line(
                     dayTypes: label, queueDays: 0, actual: 0, forecastError: 0, lastWeekError: 0, eightWeekError: 0)
             line.queueDays += 1
-            let weeks = history.dropFirst().prefix(8)
             for key in keys {
-                let a = happened[key] ?? 0
+                let a = actual[key] ?? 0
                 line.actual += a
                 line.forecastError += abs((predicted[key] ?? 0) - a)
-                let lastWeek = weeks.first?[queue]?[key] ?? 0
-                line.lastWeekError += abs(lastWeek - a)
-                let mean = weeks.isEmpty ? 0 : weeks.reduce(0) { $0 + ($1[queue]?[key] ?? 0) } / Double(weeks.count)
+                line.lastWeekError += abs((weeks[0][key] ?? 0) - a)
+                let mean = weeks.reduce(0) { $0 + ($1[key] ?? 0) } / Double(weeks.count)
                 line.eightWeekError += abs(mean - a)
             }
             lines[label] = line

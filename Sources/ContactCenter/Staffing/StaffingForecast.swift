@@ -1,3 +1,5 @@
+import Primitives
+
 /// The forecast per queue × business date × 15-minute slot: offered contacts and AHT, from each
 /// store's same-day-type weighted history.
 ///
@@ -5,24 +7,26 @@
 /// offered contacts per slot over its baseline days of S's day type on D (a chain's founding day
 /// is a holiday for its stores only); the contributions add up. AHT is the handle-time-weighted
 /// mean over the same days. Closures contribute nothing; a day type with no history falls back
-/// (`StaffingDayType.fallbacks`) and says so in `notes`, never a silent zero.
+/// (`DayType.fallbacks`) and says so in `notes`, never a silent zero.
 public struct StaffingForecast: Sendable {
-    /// One queue's forecast for one slot.
-    public struct Slot: Sendable, Equatable {
+    /// One queue's forecast for one slot of one date.
+    public struct Interval: Sendable, Equatable {
         public var queue: String
-        public var date: String
-        /// 15-minute slots from the business day's midnight (96 and later: past midnight).
-        public var slot: Int
-        /// The day types of the stores feeding the queue that day, e.g. `holiday+weekday`.
-        public var dayTypes: String
+        public var date: CivilDate
+        public var slot: DaySlot
+        /// The day types of the stores feeding the queue that day, in ``DayType``'s order.
+        public var dayTypes: [DayType]
         /// Offered contacts (answered + abandoned + callbacks).
         public var offered: Double
         /// AHT, seconds (nil when the queue never handled a contact).
         public var averageHandleTimeSeconds: Double?
+
+        /// The day types as one label, e.g. `weekday+holiday`.
+        public var dayTypesLabel: String { dayTypes.map(\.rawValue).joined(separator: "+") }
     }
 
-    /// The slots, by queue, date, slot.
-    public private(set) var slots: [Slot] = []
+    /// The intervals, by queue, date, slot.
+    public private(set) var intervals: [Interval] = []
     /// Fallbacks and gaps, one line each, deduplicated.
     public private(set) var notes: [String] = []
 
@@ -31,14 +35,11 @@ public struct StaffingForecast: Sendable {
     /// - Parameters:
     ///   - queues: the queues to forecast and their history.
     ///   - baselines: the weighted history per queue, store and day type.
-    ///   - dates: the business dates, `YYYY-MM-DD`, in order.
-    ///   - dayTypes: each store's day type per date.
-    ///   - weekendDates: the dates that fall on Saturday or Sunday (override days follow them).
+    ///   - calendar: the business dates and each store's day type on them.
     ///   - only: the id of the one queue to forecast.
     public init(
         queues: [String: StaffingQueueHistory], baselines: [StaffingBaselineKey: StaffingBaseline],
-        dates: [String], dayTypes: [String: [String: StaffingDayType]], weekendDates: Set<String>,
-        only: String? = nil
+        calendar: StaffingCalendar, only: String? = nil
     ) {
         var noted = Set<String>()
         func note(_ line: String) {
@@ -47,7 +48,7 @@ public struct StaffingForecast: Sendable {
         for queue in only.map({ [$0] }) ?? queues.keys.sorted() {
             guard let history = queues[queue] else { continue }
             let label = history.name ?? queue
-            var allSlots = Set<Int>()
+            var allSlots = Set<DaySlot>()
             for (key, baseline) in baselines where key.queue == queue {
                 allSlots.formUnion(baseline.offered.keys)
             }
@@ -55,15 +56,15 @@ public struct StaffingForecast: Sendable {
             if history.averageHandleTimeSeconds == nil {
                 note("queue \(label): no handled contacts in its history: AHT unknown, no staffing")
             }
-            for date in dates {
-                var offered: [Int: Double] = [:]
-                var handleSeconds: [Int: Double] = [:]
-                var handled: [Int: Double] = [:]
-                var types = Set<StaffingDayType>()
+            for date in calendar.dates {
+                var offered: [DaySlot: Double] = [:]
+                var handleSeconds: [DaySlot: Double] = [:]
+                var handled: [DaySlot: Double] = [:]
+                var types = Set<DayType>()
                 for store in history.stores {
-                    let own = dayTypes[store]?[date] ?? (weekendDates.contains(date) ? .weekend : .weekday)
+                    let own = calendar.dayType(of: store, on: date)
                     types.insert(own)
-                    let chain = own.fallbacks(weekend: weekendDates.contains(date))
+                    let chain = own.fallbacks(weekend: date.weekday.isWeekend)
                     guard
                         let used = chain.first(where: {
                             (baselines[StaffingBaselineKey(queue: queue, store: store, dayType: $0)]?.weight ?? 0) > 0
@@ -85,24 +86,16 @@ public struct StaffingForecast: Sendable {
                     }
                     for (slot, sum) in baseline.handled { handled[slot, default: 0] += sum / baseline.weight }
                 }
-                let typeLabel = types.sorted().map(\.rawValue).joined(separator: "+")
+                let dayTypes = types.sorted()
                 for slot in slotRange {
                     let count = handled[slot] ?? 0
                     let aht = count > 0 ? (handleSeconds[slot] ?? 0) / count : history.averageHandleTimeSeconds
-                    slots.append(
-                        Slot(
-                            queue: queue, date: date, slot: slot, dayTypes: typeLabel, offered: offered[slot] ?? 0,
+                    intervals.append(
+                        Interval(
+                            queue: queue, date: date, slot: slot, dayTypes: dayTypes, offered: offered[slot] ?? 0,
                             averageHandleTimeSeconds: aht))
                 }
             }
         }
-    }
-
-    /// `HH:MM` of a slot from the business day's midnight (`25:00` past midnight).
-    public static func clock(slot: Int) -> String {
-        let minutes = slot * 15
-        let hours = minutes / 60
-        let rest = minutes % 60
-        return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
     }
 }

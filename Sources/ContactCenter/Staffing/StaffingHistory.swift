@@ -1,40 +1,4 @@
-/// A store's day type as the IVR hook decides it (`store_business_day.day_type`).
-public enum StaffingDayType: String, Sendable, Hashable, CaseIterable, Comparable {
-    case weekday, weekend, holiday
-    case preHoliday = "pre_holiday"
-    case closure, override
-
-    /// How notes name a set of such days: "pre-holidays".
-    public var plural: String {
-        switch self {
-        case .weekday: "weekdays"
-        case .weekend: "weekends"
-        case .holiday: "holidays"
-        case .preHoliday: "pre-holidays"
-        case .closure: "closures"
-        case .override: "overrides"
-        }
-    }
-
-    /// Whether days of this type may be baselines (closures and overrides never are).
-    public var isBaseline: Bool { self != .closure && self != .override }
-
-    /// The day types tried, in order, for a day of this type whose own history is empty.
-    public func fallbacks(weekend: Bool) -> [StaffingDayType] {
-        switch self {
-        case .weekday: [.weekday, .weekend]
-        case .weekend: [.weekend, .weekday]
-        case .holiday: [.holiday, .weekend, .weekday]
-        case .preHoliday: [.preHoliday, .weekday, .weekend]
-        case .override: weekend ? [.weekend, .weekday] : [.weekday, .weekend]
-        case .closure: []
-        }
-    }
-
-    public static func < (lhs: StaffingDayType, rhs: StaffingDayType) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-}
+import Primitives
 
 /// One store's weighted history of one day type for one queue: the sums over its baseline days
 /// (each day weighted, recent days more) per 15-minute slot of the business day.
@@ -44,16 +8,16 @@ public struct StaffingBaseline: Sendable, Equatable {
     /// Baseline days.
     public var days: Int
     /// Per slot: Σ weight × offered contacts.
-    public var offered: [Int: Double]
+    public var offered: [DaySlot: Double]
     /// Per slot: Σ weight × handle seconds of answered contacts.
-    public var handleSeconds: [Int: Double]
+    public var handleSeconds: [DaySlot: Double]
     /// Per slot: Σ weight × answered contacts with a handle time.
-    public var handled: [Int: Double]
+    public var handled: [DaySlot: Double]
 
     /// A baseline.
     public init(
-        weight: Double, days: Int, offered: [Int: Double] = [:], handleSeconds: [Int: Double] = [:],
-        handled: [Int: Double] = [:]
+        weight: Double, days: Int, offered: [DaySlot: Double] = [:], handleSeconds: [DaySlot: Double] = [:],
+        handled: [DaySlot: Double] = [:]
     ) {
         self.weight = weight
         self.days = days
@@ -72,9 +36,9 @@ extension StaffingBaseline {
         self.weight += weight
         days += 1
         for (index, slot) in slots.enumerated() {
-            self.offered[slot, default: 0] += weight * offered[index]
-            self.handleSeconds[slot, default: 0] += weight * handleSeconds[index]
-            self.handled[slot, default: 0] += weight * handled[index]
+            self.offered[DaySlot(slot), default: 0] += weight * offered[index]
+            self.handleSeconds[DaySlot(slot), default: 0] += weight * handleSeconds[index]
+            self.handled[DaySlot(slot), default: 0] += weight * handled[index]
         }
     }
 }
@@ -83,9 +47,9 @@ extension StaffingBaseline {
 public struct StaffingBaselineKey: Sendable, Hashable {
     public var queue: String
     public var store: String
-    public var dayType: StaffingDayType
+    public var dayType: DayType
 
-    public init(queue: String, store: String, dayType: StaffingDayType) {
+    public init(queue: String, store: String, dayType: DayType) {
         self.queue = queue
         self.store = store
         self.dayType = dayType

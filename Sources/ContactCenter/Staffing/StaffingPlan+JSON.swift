@@ -18,11 +18,12 @@ extension StaffingPlan {
         for note in notes { writer.string(note) }
         writer.endArray()
         let hours = Dictionary(
-            agentHours.map { ($0.queue + "\u{0}" + $0.date, $0.hours) }, uniquingKeysWith: { first, _ in first })
+            agentHours.map { (QueueDate(queue: $0.queue, date: $0.date), $0.hours) },
+            uniquingKeysWith: { first, _ in first })
         writer.key("queues")
         writer.beginArray()
         var queue: String?
-        var date: String?
+        var date: CivilDate?
         func optional(_ name: String, _ value: Double?) {
             writer.key(name)
             if let value, value.isFinite { writer.number(value) } else { writer.null() }
@@ -51,16 +52,16 @@ extension StaffingPlan {
                 }
                 date = f.date
                 writer.beginObject()
-                writer.member("date", f.date)
-                writer.member("day_types", f.dayTypes)
-                writer.member("agent_hours", hours[f.queue + "\u{0}" + f.date] ?? 0)
+                writer.member("date", f.date.description)
+                writer.member("day_types", f.dayTypesLabel)
+                writer.member("agent_hours", hours[QueueDate(queue: f.queue, date: f.date)] ?? 0)
                 writer.key("slots")
                 writer.beginArray()
             }
             let p = row.requirement?.performance
             writer.beginObject()
-            writer.member("start", StaffingForecast.clock(slot: f.slot))
-            writer.member("slot", f.slot)
+            writer.member("start", f.slot.clock)
+            writer.member("slot", f.slot.index)
             optional("offered", f.offered)
             optional("aht_s", f.averageHandleTimeSeconds)
             optional("patience_s", row.patienceSeconds)

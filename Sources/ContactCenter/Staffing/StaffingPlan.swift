@@ -14,7 +14,7 @@ public struct StaffingPlan: Sendable {
 
     /// One queue's plan for one slot.
     public struct Row: Sendable, Equatable {
-        public var forecast: StaffingForecast.Slot
+        public var forecast: StaffingForecast.Interval
         /// The patience used (nil: Erlang C).
         public var patienceSeconds: Double?
         /// The requirement (nil when the AHT is unknown).
@@ -68,7 +68,7 @@ public struct StaffingPlan: Sendable {
         let first = rows.count
         // Parts' notes once each, as one forecast of all the parts lists them.
         for note in forecast.notes where !forecastNotes.contains(note) { forecastNotes.append(note) }
-        for slot in forecast.slots {
+        for slot in forecast.intervals {
             let history = queues[slot.queue]
             var patience: Double? = nil
             if model == .erlangA {
@@ -84,7 +84,7 @@ public struct StaffingPlan: Sendable {
 
     /// One slot staffed; no requirement when its AHT is unknown.
     private static func row(
-        _ slot: StaffingForecast.Slot, patience: Double?, target: ServiceTarget, shrinkage: Double
+        _ slot: StaffingForecast.Interval, patience: Double?, target: ServiceTarget, shrinkage: Double
     ) throws(StaffingError) -> Row {
         guard let aht = slot.averageHandleTimeSeconds else {
             return Row(
@@ -103,22 +103,28 @@ public struct StaffingPlan: Sendable {
     }
 
     /// Per queue and date: agent-hours needed, from the fractional requirements summed, then rounded up.
-    public var agentHours: [(queue: String, date: String, hours: Int, scheduledHours: Int)] {
-        var sums: [String: (String, String, Double, Double)] = [:]
-        var order: [String] = []
+    public var agentHours: [(queue: String, date: CivilDate, hours: Int, scheduledHours: Int)] {
+        var sums: [QueueDate: (Double, Double)] = [:]
+        var order: [QueueDate] = []
         for row in rows {
-            let key = row.forecast.queue + "\u{0}" + row.forecast.date
+            let key = QueueDate(queue: row.forecast.queue, date: row.forecast.date)
             if sums[key] == nil {
                 order.append(key)
-                sums[key] = (row.forecast.queue, row.forecast.date, 0, 0)
+                sums[key] = (0, 0)
             }
-            sums[key]!.2 += (row.requirement?.fractionalAgents ?? 0) / 4
-            sums[key]!.3 += row.scheduledFractionalAgents / 4
+            sums[key]!.0 += (row.requirement?.fractionalAgents ?? 0) / 4
+            sums[key]!.1 += row.scheduledFractionalAgents / 4
         }
         return order.map { key in
-            let (queue, date, hours, scheduled) = sums[key]!
-            return (queue, date, Int((hours - 1e-9).rounded(.up)), Int((scheduled - 1e-9).rounded(.up)))
+            let (hours, scheduled) = sums[key]!
+            return (key.queue, key.date, Int((hours - 1e-9).rounded(.up)), Int((scheduled - 1e-9).rounded(.up)))
         }
+    }
+
+    /// A queue's business date: the rows a day's totals sum.
+    struct QueueDate: Hashable {
+        var queue: String
+        var date: CivilDate
     }
 
     /// The CSV header and one line per row.
@@ -132,9 +138,9 @@ public struct StaffingPlan: Sendable {
             let p = row.requirement?.performance
             let requirement = row.requirement
             out.bytes.append(contentsOf: Self.csvField(f.queue).utf8)
-            out.text(f.date)
+            out.text(f.date.description)
             out.clock(slot: f.slot)
-            out.text(f.dayTypes)
+            out.text(f.dayTypesLabel)
             out.number(f.offered, digits: 2)
             out.number(f.averageHandleTimeSeconds, digits: 1)
             out.number(row.patienceSeconds, digits: 1)
@@ -161,12 +167,13 @@ public struct StaffingPlan: Sendable {
             bytes.append(contentsOf: value.utf8)
         }
 
-        /// `HH:MM` from the business day's midnight, as ``StaffingForecast/clock(slot:)``.
-        mutating func clock(slot: Int) {
+        /// `HH:MM` from the business day's midnight, as ``DaySlot/clock``.
+        mutating func clock(slot: DaySlot) {
+            let minutes = slot.index * DaySlot.minutes
             bytes.append(UInt8(ascii: ","))
-            DecimalDigits.append(UInt(slot * 15 / 60), width: 2, to: &bytes)
+            DecimalDigits.append(UInt(minutes / 60), width: 2, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            DecimalDigits.append(UInt(slot * 15 % 60), width: 2, to: &bytes)
+            DecimalDigits.append(UInt(minutes % 60), width: 2, to: &bytes)
         }
 
         mutating func number(_ value: Double?, digits: Int) {
@@ -183,17 +190,17 @@ public struct StaffingPlan: Sendable {
     /// A table for a terminal: one line per slot with traffic, totals per queue and day.
     public func table(queueNames: [String: String]) -> String {
         var out = ""
-        var current = ""
+        var current: QueueDate?
         let hours = Dictionary(
-            agentHours.map { ($0.queue + "\u{0}" + $0.date, ($0.hours, $0.scheduledHours)) },
+            agentHours.map { (QueueDate(queue: $0.queue, date: $0.date), ($0.hours, $0.scheduledHours)) },
             uniquingKeysWith: { a, _ in a })
         for row in rows {
             let f = row.forecast
-            let key = f.queue + "\u{0}" + f.date
+            let key = QueueDate(queue: f.queue, date: f.date)
             if key != current {
                 current = key
                 let (h, s) = hours[key] ?? (0, 0)
-                out += "\n\(queueNames[f.queue] ?? f.queue)  \(f.date)  \(f.dayTypes)  "
+                out += "\n\(queueNames[f.queue] ?? f.queue)  \(f.date)  \(f.dayTypesLabel)  "
                 out += "agent-hours \(h), scheduled \(s)\n"
                 out += "  time   offered    AHT s  agents  (fract.)  sched.  SL ans.  SL Connect  abandon\n"
             }
@@ -202,7 +209,7 @@ public struct StaffingPlan: Sendable {
             func pad(_ text: String, _ width: Int) -> String {
                 String(repeating: " ", count: max(0, width - text.count)) + text
             }
-            out += "  " + StaffingForecast.clock(slot: f.slot)
+            out += "  " + f.slot.clock
             out += pad(ErlangCalculation.format(f.offered, digits: 1), 10)
             out += pad(f.averageHandleTimeSeconds.map { ErlangCalculation.format($0, digits: 0) } ?? "-", 9)
             out += pad(row.requirement.map { "\($0.agents)" } ?? "-", 8)

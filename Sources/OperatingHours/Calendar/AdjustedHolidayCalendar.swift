@@ -1,3 +1,5 @@
+import Primitives
+
 /// A calendar with extra days added and days removed, as declared in `flows/` (so a new special
 /// law needs no release).
 ///

@@ -1,3 +1,5 @@
+import Primitives
+
 /// One holiday of a calendar.
 public struct Holiday: Hashable, Sendable {
     /// The date.

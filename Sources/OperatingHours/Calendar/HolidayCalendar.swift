@@ -1,3 +1,5 @@
+import Primitives
+
 /// A source of holidays: the Japanese national holidays, a list for a store outside Japan, or
 /// either of them adjusted by the additions and removals declared in `flows/`.
 ///

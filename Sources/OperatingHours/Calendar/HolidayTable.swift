@@ -1,3 +1,5 @@
+import Primitives
+
 /// An immutable, constant-time holiday lookup over a range of years.
 ///
 /// One slot per day of the range holds the index of that day's holiday (0 = none), so a lookup is

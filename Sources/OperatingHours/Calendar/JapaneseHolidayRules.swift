@@ -1,3 +1,5 @@
+import Primitives
+
 /// The Act on National Holidays (国民の祝日に関する法律, in force since 1948-07-20) and the special
 /// laws around it, as rules computing one year's holidays.
 ///

@@ -1,3 +1,5 @@
+import Primitives
+
 /// What is wrong with a piece of `flows/`; each case knows its message and its fix.
 public enum FlowIssue: Error, Hashable, Sendable {
     /// The text is not valid YAML.

@@ -1,3 +1,4 @@
+import Primitives
 import Yams
 
 /// Hours, closures, overrides and calendars: the parts of `flows/` that describe time.
@@ -237,8 +238,8 @@ extension FlowSetLoader {
     /// `MM-DD` of an annual closure (Feb 29 allowed).
     static func monthDay(_ text: String) -> (Int, Int)? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 5, bytes[2] == UInt8(ascii: "-"), let month = CivilDate.number(bytes[0..<2]),
-            let day = CivilDate.number(bytes[3..<5]), CivilDate(year: 2000, month: month, day: day) != nil
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: "-"), let month = DecimalDigits.value(of: bytes[0..<2]),
+            let day = DecimalDigits.value(of: bytes[3..<5]), CivilDate(year: 2000, month: month, day: day) != nil
         else { return nil }
         return (month, day)
     }

@@ -1,3 +1,4 @@
+import Primitives
 import Yams
 
 /// Turns the text of `flows/` files into a ``FlowSet``: parses every file, then resolves

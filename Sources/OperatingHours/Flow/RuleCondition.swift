@@ -1,3 +1,5 @@
+import Primitives
+
 /// The `when:` of a flow rule: every test given must pass (an empty condition always matches).
 public struct RuleCondition: Hashable, Sendable {
     /// Open (`true`) or closed (`false`).

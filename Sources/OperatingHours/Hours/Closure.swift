@@ -1,3 +1,5 @@
+import Primitives
+
 /// A named period during which a store is closed, e.g. the year-end holidays.
 public struct Closure: Hashable, Sendable {
     /// When the closure applies.

@@ -1,3 +1,5 @@
+import Primitives
+
 /// One-off hours for one date, replacing every other rule of that date (by default precedence).
 public struct DateOverride: Hashable, Sendable {
     /// The date.

@@ -1,3 +1,5 @@
+import Primitives
+
 /// The special rules that can decide a business day's hours, ranked by a store's precedence.
 ///
 /// The default order is ``defaultPrecedence``: override > closure > holiday > pre_holiday, and the

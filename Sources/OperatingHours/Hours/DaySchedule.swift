@@ -1,3 +1,5 @@
+import Primitives
+
 /// The effective hours of one business day after every rule has been applied.
 public struct DaySchedule: Hashable, Sendable {
     /// The business day.

@@ -1,3 +1,5 @@
+import Primitives
+
 /// Whether a store is open at an instant, and why; the preview behind every hook answer.
 public struct HoursDecision: Hashable, Sendable {
     /// The instant evaluated, shown in the store's offset.

@@ -1,3 +1,5 @@
+import Primitives
+
 /// A request for hours that cannot be answered.
 public enum HoursError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The end date is before the start date.

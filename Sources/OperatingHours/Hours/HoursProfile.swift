@@ -1,3 +1,5 @@
+import Primitives
+
 /// A store's hours: weekly spans, holiday and pre-holiday hours, closures, overrides and the
 /// precedence between them. Profiles are shared by stores of the same kind in `flows/`.
 public struct HoursProfile: Hashable, Sendable {

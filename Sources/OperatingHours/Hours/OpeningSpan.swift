@@ -1,3 +1,5 @@
+import Primitives
+
 /// One opening of a business day, in minutes after that day's local midnight.
 ///
 /// Spans past midnight are written `17:00-02:00` or `17:00-26:00` (both give `end` = 1560): they
@@ -43,8 +45,8 @@ public struct OpeningSpan: Hashable, Sendable, Comparable, CustomStringConvertib
     public static func minutes(_ text: some StringProtocol) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count == 5 || bytes.count == 4, bytes[bytes.count - 3] == UInt8(ascii: ":"),
-            let hours = CivilDate.number(bytes[0..<(bytes.count - 3)]),
-            let minutes = CivilDate.number(bytes[(bytes.count - 2)...]),
+            let hours = DecimalDigits.value(of: bytes[0..<(bytes.count - 3)]),
+            let minutes = DecimalDigits.value(of: bytes[(bytes.count - 2)...]),
             hours <= 48, minutes <= 59, hours * 60 + minutes <= 2880
         else { return nil }
         return hours * 60 + minutes
@@ -52,7 +54,7 @@ public struct OpeningSpan: Hashable, Sendable, Comparable, CustomStringConvertib
 
     /// Formats minutes as `HH:MM` (hours may exceed 23).
     public static func clock(_ minutes: Int) -> String {
-        CivilDate.twoDigits(minutes / 60) + ":" + CivilDate.twoDigits(minutes % 60)
+        DecimalDigits.twoDigits(minutes / 60) + ":" + DecimalDigits.twoDigits(minutes % 60)
     }
 
     /// Whether the span ends after the business day's midnight.

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// A store's hours profile compiled against its time zone and holiday calendar: the evaluator.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// A time zone's UTC offsets as an immutable table of transitions, so that the hot path never
 /// calls into Foundation.

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// An instant together with the UTC offset in which to show it, e.g. a store's local time.
 public struct ZonedInstant: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -73,7 +74,7 @@ public struct ZonedInstant: Hashable, Sendable, Comparable, CustomStringConverti
     public init(iso8601 text: String) throws(InstantParseError) {
         let bytes = Array(text.utf8)
         func digits(_ at: Int, _ count: Int) throws(InstantParseError) -> Int {
-            guard at + count <= bytes.count, let value = CivilDate.number(bytes[at..<(at + count)]) else {
+            guard at + count <= bytes.count, let value = DecimalDigits.value(of: bytes[at..<(at + count)]) else {
                 throw .malformed(text, expected: "digits at position \(at + 1)")
             }
             return value

@@ -19,4 +19,19 @@ public enum DecimalDigits {
             rest /= 10
         }
     }
+
+    /// The number written by `digits` (ASCII `0`...`9` only), or nil for any other byte.
+    public static func value(of digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// `value` with at least two digits: `7` is `07`.
+    public static func twoDigits(_ value: Int) -> String {
+        value < 10 && value >= 0 ? "0" + String(value) : String(value)
+    }
 }

@@ -4,6 +4,7 @@ import Logging
 import PostgresNIO
 import Server
 import ServiceLifecycle
+import Services
 import Storage
 
 /// `switchboard dev`: every role in one process on the embedded defaults: the embedded Kafka
@@ -102,8 +103,9 @@ public enum DevRole {
             options.via = settings.simulatorVia ?? .firehose
             options.receiverURL = URL(string: "\(base)/v1/firehose")!
             let simulator = SimulatorService(
-                options: options, settings: settings, producer: producer, logger: Logger(label: "switchboard.simulator")
-            )
+                options: options, flowsDirectory: settings.flowsDirectory,
+                kafka: KafkaSimulatorSink(producer: producer, settings: settings),
+                logger: Logger(label: "switchboard.simulator"))
             // After the server: a group stops its services in reverse order, so the simulator
             // stops before the receiver it delivers to.
             // On an empty database, simulated history first, so the staffing panel has a forecast.

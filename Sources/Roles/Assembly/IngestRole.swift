@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import Services
 import Storage
 
 /// `switchboard ingest`: one ingest worker of the consumer group (scale out by running more).

@@ -1,6 +1,7 @@
 import Kafka
 import Logging
 import ServiceLifecycle
+import Services
 
 /// `switchboard simulate`: realistic contact-center traffic to Kafka, asking the IVR hook for
 /// every call; `/health`, `/ready` (Kafka) and `/metrics` on the simulator's own port.
@@ -18,7 +19,9 @@ public enum SimulateRole {
             configuration: KafkaProducerConfiguration(
                 common: settings.kafka(bootstrap: settings.kafkaBootstrap, clientID: "switchboard-simulator")),
             logger: Logger(label: "kafka.producer"))
-        let simulator = SimulatorService(options: options, settings: settings, producer: producer, logger: logger)
+        let simulator = SimulatorService(
+            options: options, flowsDirectory: settings.flowsDirectory,
+            kafka: KafkaSimulatorSink(producer: producer, settings: settings), logger: logger)
         return context.group(
             [
                 .init(service: producer),

@@ -2,6 +2,7 @@ import ContactCenter
 import Foundation
 import Logging
 import Server
+import Services
 import Storage
 
 /// Every setting of every role, read from the environment in one place.
@@ -327,6 +328,15 @@ public struct Settings: Sendable {
 
     /// The three topics, in a fixed order.
     public var topics: [String] { [contactRecordsTopic, agentEventsTopic, contactEventsTopic] }
+
+    /// The topic of `stream`.
+    public func topic(of stream: ConnectStream) -> String {
+        switch stream {
+        case .contactRecords: contactRecordsTopic
+        case .agentEvents: agentEventsTopic
+        case .contactEvents: contactEventsTopic
+        }
+    }
 }
 
 /// A setting with a value the program cannot use.

@@ -1,5 +1,6 @@
 import Foundation
 import OperatingHours
+import Primitives
 
 /// Today's date and day type on the floor, for the console header (`GET /v1/floor/today`).
 struct FloorToday: Codable, Sendable, Hashable {

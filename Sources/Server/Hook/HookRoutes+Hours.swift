@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OperatingHours
+import Primitives
 
 extension HookRoutes {
     /// The days `GET /v1/stores/{id}/hours` answers when `to` is not given: a week.

@@ -1,5 +1,6 @@
 import Foundation
 import OperatingHours
+import Primitives
 
 /// The tools about stores and holidays: `store_status`, `store_hours`, `holidays` and
 /// `find_stores`, answered from the flows the hook evaluates.

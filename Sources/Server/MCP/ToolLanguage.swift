@@ -1,4 +1,5 @@
 import OperatingHours
+import Primitives
 
 /// The language of a tool's text: the `language` argument, else the store's `language`
 /// attribute, else Japanese.

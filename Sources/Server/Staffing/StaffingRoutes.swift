@@ -1,6 +1,7 @@
 import ContactCenter
 import Foundation
 import Hummingbird
+import Primitives
 
 /// `GET /v1/staffing?queue=&from=&to=&service_level=80/20&model=&max_occupancy=&shrinkage=`: the
 /// forecast and the agents needed per queue and 15 minutes (docs/staffing.md), as the console's
@@ -26,58 +27,56 @@ public struct StaffingRoutes: RouteProvider {
         let group = router.group("/v1/staffing").add(middleware: FloorTokenMiddleware(tokens: tokens))
         group.get { [source, timeZone] request, _ -> Response in
             let now = Self.now(in: timeZone)
-            let query = try Self.query(request.uri.queryParameters, today: now.date)
             let result: (plan: StaffingPlan, queueNames: [String: String])
             do {
-                result = try await source.staffing(query)
-            } catch let refusal as StaffingRefusal {
-                throw APIError.badRequest(refusal.reason)
+                result = try await source.staffing(try Self.request(request.uri.queryParameters, today: now.date))
+            } catch let refusal as StaffingRequestError {
+                throw APIError.badRequest(refusal.message(naming: Self.parameter))
             }
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                 body: ResponseBody(
                     byteBuffer: ByteBuffer(
-                        string: "{\"now_date\":\"\(now.date)\",\"now_slot\":\(now.slot),"
+                        string: "{\"now_date\":\"\(now.date)\",\"now_slot\":\(now.slot.index),"
                             + result.plan.json(queueNames: result.queueNames).dropFirst())))
         }
     }
 
-    /// Today's date `YYYY-MM-DD` and the 15-minute slot of now, in `timeZone` (the response's
-    /// `now_date` and `now_slot`, so the console picks the slot of "needed now" by the server's clock).
-    static func now(in timeZone: TimeZone, at instant: Date = Date()) -> (date: String, slot: Int) {
+    /// Today's date and the 15-minute slot of now, in `timeZone` (the response's `now_date` and
+    /// `now_slot`, so the console picks the slot of "needed now" by the server's clock).
+    static func now(in timeZone: TimeZone, at instant: Date = Date()) -> (date: CivilDate, slot: DaySlot) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return ("\(parts.year!)-\(two(parts.month!))-\(two(parts.day!))", (parts.hour! * 60 + parts.minute!) / 15)
+        return (
+            CivilDate(year: parts.year!, month: parts.month!, day: parts.day!)!,
+            DaySlot(minutesAfterMidnight: parts.hour! * 60 + parts.minute!)
+        )
     }
 
-    /// The query's parameters, validated.
-    /// - Throws: `APIError.badRequest` naming the parameter.
-    static func query(_ parameters: Parameters, today: String) throws -> StaffingQuery {
-        func number(_ name: String) throws -> Double? {
-            guard let text = parameters.get(name) else { return nil }
-            guard let value = Double(text), value.isFinite else {
-                throw APIError.badRequest("\(name) must be a number (got \(text))")
-            }
-            return value
-        }
-        let modelName = parameters.get("model") ?? StaffingPlan.ModelChoice.erlangA.rawValue
-        guard let model = StaffingPlan.ModelChoice(rawValue: modelName) else {
-            throw APIError.badRequest("model must be erlang-a or erlang-c (got \(modelName))")
-        }
-        do {
-            let target = try ServiceTarget(
-                parsing: parameters.get("service_level") ?? "80/20", maximumOccupancy: try number("max_occupancy"))
-            let shrinkage = try number("shrinkage") ?? 0
-            _ = try Shrinkage.scheduled(productive: 0, shrinkage: shrinkage)
-            return StaffingQuery(
-                queue: parameters.get("queue"), from: parameters.get("from") ?? today,
-                to: parameters.get("to") ?? parameters.get("from") ?? today, model: model, target: target,
-                shrinkage: shrinkage)
-        } catch let error as StaffingError {
-            throw APIError.badRequest(error.description)
+    /// The query's parameters as a request; `from` and `to` default to `today`.
+    /// - Throws: `StaffingRequestError` naming the parameter at fault.
+    static func request(_ parameters: Parameters, today: CivilDate) throws(StaffingRequestError) -> StaffingPlanRequest
+    {
+        let from = parameters.get("from") ?? today.description
+        return try StaffingPlanRequest(
+            from: from, to: parameters.get("to") ?? from, queue: parameters.get("queue"),
+            model: parameters.get("model"), serviceLevel: parameters.get("service_level") ?? "80/20",
+            maximumOccupancy: parameters.get("max_occupancy"), shrinkage: parameters.get("shrinkage"))
+    }
+
+    /// A request field as the query string names it.
+    static func parameter(_ field: StaffingRequestError.Field) -> String {
+        switch field {
+        case .from: "from"
+        case .to: "to"
+        case .queue: "queue"
+        case .model: "model"
+        case .serviceLevel: "service_level"
+        case .maximumOccupancy: "max_occupancy"
+        case .shrinkage: "shrinkage"
+        case .weeks: "weeks"
         }
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import OperatingHours
 import Roles
+import Services
 import SwitchboardTesting
 import Testing
 

@@ -2,6 +2,7 @@ import ContactCenter
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Primitives
 import Server
 import Testing
 
@@ -11,22 +12,26 @@ import Testing
 struct StaffingRoutesTests {
     /// One queue, one store on a holiday, 10 contacts in slot 40 with AHT 180 s.
     struct FixedSource: StaffingSource {
-        func staffing(_ query: StaffingQuery) async throws -> (plan: StaffingPlan, queueNames: [String: String]) {
-            if query.queue == "nope" { throw StaffingRefusal(reason: "unknown queue nope: queues with history are Q") }
+        func staffing(_ request: StaffingPlanRequest) async throws -> (plan: StaffingPlan, queueNames: [String: String])
+        {
+            if request.queue == "nope" { throw StaffingRequestError(.queue, .unknownQueue("nope", known: ["Q"])) }
             let queues = [
                 "q": StaffingQueueHistory(
                     name: "Q", stores: ["s"], averageHandleTimeSeconds: 180, abandoned: 0, queueSeconds: 0)
             ]
+            var calendar = StaffingCalendar(request.dates)
+            calendar.set(.holiday, store: "s", on: request.dates.lowerBound)
             let forecast = StaffingForecast(
                 queues: queues,
                 baselines: [
                     StaffingBaselineKey(queue: "q", store: "s", dayType: .holiday): StaffingBaseline(
-                        weight: 1, days: 1, offered: [40: 10], handleSeconds: [40: 1800], handled: [40: 10])
+                        weight: 1, days: 1, offered: [DaySlot(40): 10], handleSeconds: [DaySlot(40): 1800],
+                        handled: [DaySlot(40): 10])
                 ],
-                dates: [query.from], dayTypes: ["s": [query.from: .holiday]], weekendDates: [])
+                calendar: calendar)
             let plan = try StaffingPlan(
-                forecast: forecast, queues: queues, model: query.model, target: query.target,
-                shrinkage: query.shrinkage)
+                forecast: forecast, queues: queues, model: request.model, target: request.target,
+                shrinkage: request.shrinkage)
             return (plan, ["q": "Q"])
         }
     }
@@ -76,11 +81,15 @@ struct StaffingRoutesTests {
             for (query, reason) in [
                 ("service_level=100/20", "outside (0 %, 100 %)"), ("model=erlang-x", "erlang-a or erlang-c"),
                 ("shrinkage=1", "shrinkage"), ("max_occupancy=abc", "max_occupancy must be a number"),
-                ("queue=nope", "unknown queue nope"),
+                ("queue=nope", "unknown queue nope"), ("from=2026-12-30&to=2026-12-01", "from 2026-12-30 is after to"),
+                ("from=2026-02-30", "from must be a date"), ("from=2026-01-01&to=2027-03-01", "at most 400"),
+                ("max_occupancy=1.5", "max_occupancy: maximum occupancy 1.5"),
             ] {
                 try await client.execute(uri: "/v1/staffing?\(query)&token=s3cret", method: .get) { response in
                     #expect(response.status == .badRequest, "\(query)")
-                    #expect(String(buffer: response.body).contains(reason), "\(query)")
+                    let body = String(buffer: response.body)
+                    #expect(body.contains(reason), "\(query): \(body)")
+                    #expect(!body.contains("--"), "a command-line option in an HTTP answer: \(body)")
                 }
             }
         }
