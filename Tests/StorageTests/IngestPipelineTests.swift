@@ -73,7 +73,8 @@ struct IngestPipelineTests {
             // Claimed again (a rebalance) while one still has a part in flight: that one stays.
             let busy = topic[1]
             let busyLane = pipeline.lane(of: busy)
-            pipeline.healthState.withLockedValue { $0.partsInFlight[busy] = 1 }
+            let record = SourceRecord(topic: busy.topic, partition: busy.partition, offset: 0, key: nil, value: nil)
+            _ = pipeline.healthState.withLockedValue { $0.scheduler.take([record], at: .now) }
             await pipeline.release(topic.filter { $0 != busy })
             _ = try await pipeline.claim(topic)
             #expect(pipeline.lane(of: busy) == busyLane)

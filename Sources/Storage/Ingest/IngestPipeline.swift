@@ -143,33 +143,23 @@ public final class IngestPipeline: Sendable {
     private let offsets: OffsetStore
     let logger: Logger
     let claims = NIOLockedValueBox<[PartitionKey: PartitionClaim]>([:])
-    let healthState = NIOLockedValueBox(HealthState())
+    let healthState: NIOLockedValueBox<HealthState>
     let metrics: IngestMetrics
 
-    /// What ``health`` is computed from.
+    /// What ``health`` is computed from, and the lanes' scheduling, under one lock.
     struct HealthState {
         var health = Health()
-        /// The batches taken from the source and not yet written, by number: when each was taken
-        /// and how many of its lane parts are still to be written.
-        var unwritten: [Int: (taken: ContinuousClock.Instant, parts: Int)] = [:]
-        /// The number of the next batch taken.
-        var nextBatch = 0
-        /// Source records taken and not yet written.
-        var recordsInFlight = 0
-        /// Per partition, its lane parts taken and not yet written.
-        var partsInFlight: [PartitionKey: Int] = [:]
-        /// The lane of each partition claimed so far (``claim(_:)``); others go by their number.
-        /// Kept under the same lock as ``partsInFlight``: a partition is moved only while nothing
-        /// of it is on its way to a lane.
-        var laneAssignments: [PartitionKey: Int] = [:]
+        /// Which lane writes what, and what is taken and not yet written: the pipeline performs
+        /// the actions it returns.
+        var scheduler: LaneScheduler
         /// What every write since start did, summed.
         var totals = IngestWriteSummary()
     }
 
     /// One lane's part of a batch taken from the source, decoded.
     struct LaneWork: Sendable {
-        /// The number of the source batch it belongs to.
-        var batchNumber: Int
+        /// The part as the scheduler accounts for it once written.
+        var receipt: LaneScheduler.Receipt
         var batch: IngestBatch
     }
 
@@ -183,6 +173,10 @@ public final class IngestPipeline: Sendable {
         self.offsets = OffsetStore(client: client, group: configuration.group, logger: logger)
         self.logger = logger
         self.metrics = IngestMetrics()
+        self.healthState = NIOLockedValueBox(
+            HealthState(
+                scheduler: LaneScheduler(
+                    lanes: configuration.lanes, maximumRecordsInFlight: configuration.maximumRecordsInFlight)))
     }
 
     /// The run-time parameters of the writer's sessions.
@@ -206,7 +200,7 @@ public final class IngestPipeline: Sendable {
         let now = ContinuousClock.now
         return healthState.withLockedValue { state in
             var health = state.health
-            health.oldestUnwrittenBatchAge = state.unwritten.values.map(\.taken).min().map { now - $0 }
+            health.oldestUnwrittenBatchAge = state.scheduler.oldestTaken.map { now - $0 }
             health.isStalled = (health.oldestUnwrittenBatchAge ?? .zero) > configuration.stallThreshold
             return health
         }
@@ -238,10 +232,8 @@ public final class IngestPipeline: Sendable {
     public func release(_ partitions: [PartitionKey]) async {
         let deadline = ContinuousClock.now + configuration.writeTimeout
         while ContinuousClock.now < deadline, !Task.isCancelled {
-            let pending = healthState.withLockedValue { state in
-                partitions.contains { state.partsInFlight[$0] != nil }
-            }
-            guard pending else { break }
+            let action = healthState.withLockedValue { $0.scheduler.release(partitions) }
+            guard action == .waitForWrites else { break }
             try? await Task.sleep(for: .milliseconds(5))
         }
         claims.withLockedValue { current in
@@ -286,9 +278,9 @@ public final class IngestPipeline: Sendable {
                         }
                         let batch = works.count == 1 ? works[0].batch : IngestBatch(merging: works.map(\.batch))
                         try await self.writeWithRetry(batch)
-                        for work in works { self.written(work) }
+                        let action = self.written(works.map(\.receipt))
                         if self.configuration.storesOffsets { source.committed(batch.nextOffsets) }
-                        wake.yield()
+                        if action == .wakePump { wake.yield() }
                     }
                 }
             }
@@ -310,13 +302,16 @@ public final class IngestPipeline: Sendable {
 
     /// Decodes and writes one batch of records (the whole batch commits, lane by lane).
     public func process(_ records: [SourceRecord]) async throws {
-        let lanes = await decode(records, number: taken(records.count))
+        let now = ContinuousClock.now
+        let action = healthState.withLockedValue { $0.scheduler.take(records, at: now) }
         defer { forgetUnwritten() }
+        guard case .decode(let parts) = action else { return }
+        let lanes = await decode(parts)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (_, work) in lanes {
                 group.addTask {
                     try await self.writeWithRetry(work.batch)
-                    self.written(work)
+                    self.written([work.receipt])
                 }
             }
             try await group.waitForAll()
@@ -332,92 +327,57 @@ public final class IngestPipeline: Sendable {
         isStopping: @escaping @Sendable () -> Bool
     ) async throws {
         var wakeup = wakeups.makeAsyncIterator()
-        let limit = configuration.maximumRecordsInFlight
         while !Task.isCancelled && !isStopping() {
-            var inFlight = healthState.withLockedValue { $0.recordsInFlight }
-            while inFlight >= limit {
-                // A lane wakes the pump after each write (and when it ends).
-                guard await wakeup.next() != nil, !Task.isCancelled else { return }
-                inFlight = healthState.withLockedValue { $0.recordsInFlight }
+            var room = 0
+            pulling: while true {
+                switch healthState.withLockedValue({ $0.scheduler.pull() }) {
+                case .pull(let maximumRecords):
+                    room = maximumRecords
+                    break pulling
+                case .waitForWrite:
+                    // The lane whose write makes room wakes the pump (every lane also does when it ends).
+                    guard await wakeup.next() != nil, !Task.isCancelled else { return }
+                }
             }
             // Only the room left: a full batch taken just under the bound would hold up to a
             // batch more than the bound in memory, at every lane's commit.
-            guard let records = try await source.nextBatch(maximumRecords: limit - inFlight) else { return }
-            guard !records.isEmpty else { continue }
-            for work in await decode(records, number: taken(records.count)) {
+            guard let records = try await source.nextBatch(maximumRecords: room) else { return }
+            let now = ContinuousClock.now
+            let action = healthState.withLockedValue { $0.scheduler.take(records, at: now) }
+            guard case .decode(let parts) = action else { continue }
+            for work in await decode(parts) {
                 queues[work.lane].append(work.work)
             }
         }
     }
 
-    /// Spreads records over the lanes (by partition) and decodes each lane's part concurrently.
-    private func decode(_ records: [SourceRecord], number: Int) async -> [(lane: Int, work: LaneWork)] {
-        let laneCount = configuration.lanes
-        // The lanes are chosen and the parts marked in flight in one step, under the lock that
-        // ``assignLanes(to:)`` takes: a claim cannot move a partition between the two, which would
-        // queue its records on two lanes (out of order; the later part would store offsets past
-        // the earlier one, which would then be fenced and its records lost).
-        let lanes = healthState.withLockedValue { state in
-            var lanes = [[SourceRecord]](repeating: [], count: laneCount)
-            var partitions = [Set<PartitionKey>](repeating: [], count: laneCount)
-            for record in records {
-                let key = record.partitionKey
-                let lane = lane(of: key, assigned: state.laneAssignments)
-                lanes[lane].append(record)
-                partitions[lane].insert(key)
-            }
-            state.unwritten[number]?.parts = lanes.count { !$0.isEmpty }
-            for partition in partitions.joined() { state.partsInFlight[partition, default: 0] += 1 }
-            return lanes
-        }
+    /// Decodes the parts of a batch (each lane's, as ``LaneScheduler/take(_:at:)`` spread it)
+    /// concurrently.
+    private func decode(_ parts: [LaneScheduler.Part]) async -> [(lane: Int, work: LaneWork)] {
         let decoder = configuration.decoder
         let cutoff = IngestDecoder.receivedCutoff(now: UTCTimestamp(Date()))
-        let parts = await withTaskGroup(of: (Int, IngestBatch).self) { group in
-            for (lane, part) in lanes.enumerated() where !part.isEmpty {
-                group.addTask { (lane, await Self.offPool { decoder.decode(part, receivedBefore: cutoff) }) }
+        return await withTaskGroup(of: (lane: Int, work: LaneWork).self) { group in
+            for part in parts {
+                group.addTask {
+                    let batch = await Self.offPool { decoder.decode(part.records, receivedBefore: cutoff) }
+                    return (lane: part.lane, work: LaneWork(receipt: part.receipt, batch: batch))
+                }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        return parts.map { (lane: $0.0, work: LaneWork(batchNumber: number, batch: $0.1)) }
     }
 
-    /// The lane that writes a partition's records: the one ``claim(_:)`` gave it, else the one
-    /// its number gives (the import's pseudo-partitions: a contact's copies take one lane in
-    /// every file).
+    /// The lane that writes a partition's records (``LaneScheduler/lane(of:)``).
     func lane(of partition: PartitionKey) -> Int {
-        healthState.withLockedValue { lane(of: partition, assigned: $0.laneAssignments) }
-    }
-
-    private func lane(of partition: PartitionKey, assigned: [PartitionKey: Int]) -> Int {
-        let count = configuration.lanes
-        guard count > 1 else { return 0 }
-        return assigned[partition] ?? Int(UInt32(bitPattern: partition.partition) % UInt32(count))
+        healthState.withLockedValue { $0.scheduler.lane(of: partition) }
     }
 
     /// Gives each of `partitions` (just claimed) that has nothing in flight the lane with the
-    /// fewest claimed partitions, so a worker's partitions are spread evenly over its lanes
-    /// whatever their number (a hash would not: Swift seeds it per process, and it would put all
-    /// four partitions of a worker on one lane one time in eight, three one time in two).
-    /// A partition with parts still in flight (its release timed out) keeps its lane, so its
-    /// batches stay in order; nothing of the others is queued, so the move is safe (checked and
-    /// done under the lock with which ``decode(_:number:)`` marks parts in flight).
+    /// fewest claimed partitions (``LaneScheduler/claimed(_:among:)``), under the lock with which
+    /// the pump marks parts in flight.
     private func assignLanes(to partitions: [PartitionKey]) {
-        let count = configuration.lanes
-        guard count > 1 else { return }
         let claimed = claims.withLockedValue { Set($0.keys) }
-        healthState.withLockedValue { state in
-            let moving = Set(partitions).subtracting(state.partsInFlight.keys)
-            var load = [Int](repeating: 0, count: count)
-            for (partition, lane) in state.laneAssignments
-            where claimed.contains(partition) && !moving.contains(partition) {
-                load[lane] += 1
-            }
-            for partition in moving.sorted() {
-                let lane = load.indices.min { load[$0] < load[$1] }!
-                state.laneAssignments[partition] = lane
-                load[lane] += 1
-            }
-        }
+        healthState.withLockedValue { _ = $0.scheduler.claimed(partitions, among: claimed) }
     }
 }
 
@@ -438,39 +398,18 @@ extension IngestPipeline {
         }
     }
 
-    /// A batch of `records` source records was taken from the source; returns its number.
-    fileprivate func taken(_ records: Int) -> Int {
-        let now = ContinuousClock.now
-        return healthState.withLockedValue { state in
-            let number = state.nextBatch
-            state.nextBatch += 1
-            state.unwritten[number] = (now, 1)
-            state.recordsInFlight += records
-            return number
-        }
-    }
-
-    /// A lane's part of a batch was written (the batch is written once all its parts are).
-    fileprivate func written(_ work: LaneWork) {
-        healthState.withLockedValue { state in
-            state.recordsInFlight -= work.batch.sourceRecordCount
-            for partition in work.batch.nextOffsets.keys {
-                let parts = (state.partsInFlight[partition] ?? 1) - 1
-                state.partsInFlight[partition] = parts > 0 ? parts : nil
-            }
-            guard let entry = state.unwritten[work.batchNumber] else { return }
-            state.unwritten[work.batchNumber] = entry.parts > 1 ? (entry.taken, entry.parts - 1) : nil
-        }
+    /// A lane wrote these parts (the batch is written once all its parts are): returns whether
+    /// to wake the pump.
+    @discardableResult
+    fileprivate func written(_ receipts: [LaneScheduler.Receipt]) -> LaneScheduler.WrittenAction {
+        let action = healthState.withLockedValue { $0.scheduler.written(receipts) }
         metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.inSeconds ?? 0)
+        return action
     }
 
     /// No batch waits any more (the pipeline stopped).
     fileprivate func forgetUnwritten() {
-        healthState.withLockedValue { state in
-            state.unwritten = [:]
-            state.recordsInFlight = 0
-            state.partsInFlight = [:]
-        }
+        healthState.withLockedValue { $0.scheduler.stopped() }
         metrics.oldestUnwrittenBatchAge.record(0)
     }
 
