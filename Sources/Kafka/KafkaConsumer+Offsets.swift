@@ -1,4 +1,5 @@
 import CRdKafka
+import Synchronization
 
 /// What became of the offsets a consumer committed to Kafka with ``KafkaConsumer/commit(_:)``.
 ///
@@ -41,7 +42,7 @@ extension KafkaConsumer {
             let list = RDKafkaPartitionList(nextOffsets)
             let result = rd_kafka_commit(client.handle, list.unsafePointer, 1)
             if result == RD_KAFKA_RESP_ERR_NO_ERROR {
-                client.context.commits.withLockedValue { $0.requested += 1 }
+                client.context.commits.withLock { $0.requested += 1 }
             } else {
                 Self.commitFailed(
                     KafkaError.rdKafka(result, code: .consume, context: "offset commit"), context: client.context)
@@ -55,7 +56,7 @@ extension KafkaConsumer {
     }
 
     /// What became of the commits sent with ``commit(_:)`` so far.
-    public var commitStatistics: KafkaCommitStatistics { client.context.commits.withLockedValue { $0 } }
+    public var commitStatistics: KafkaCommitStatistics { client.context.commits.withLock { $0 } }
 
     /// The offsets the consumer group has committed to Kafka for `partitions`, asked of the group
     /// coordinator (`rd_kafka_committed`); blocks this consumer's thread for at most `timeout`.
@@ -149,12 +150,12 @@ extension KafkaConsumer {
                 context: context
             )
         } else {
-            context.commits.withLockedValue { $0.succeeded += 1 }
+            context.commits.withLock { $0.succeeded += 1 }
         }
     }
 
     private static func commitFailed(_ error: KafkaError, context: RDKafkaContext) {
-        context.commits.withLockedValue {
+        context.commits.withLock {
             $0.failed += 1
             $0.lastError = error
         }

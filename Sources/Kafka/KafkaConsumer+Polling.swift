@@ -1,6 +1,7 @@
 import CRdKafka
 import Dispatch
 import NIOConcurrencyHelpers
+import Synchronization
 
 extension KafkaConsumer {
     /// Fetches the next batch: up to `maxRecords` records, waiting at most `maxWait` for them.
@@ -72,14 +73,14 @@ extension KafkaConsumer {
                     code: .consume,
                     context: "\(topic)[\(message.pointee.partition)] at offset \(message.pointee.offset)"
                 )
-                if let fatal = context.fatalError.withLockedValue({ $0 }) { throw fatal }
+                if let fatal = context.fatalError.withLock({ $0 }) { throw fatal }
                 context.record(error)
                 errors.append(error)
                 continue
             }
             records.append(copy(message, topic: topic))
         }
-        if let fatal = context.fatalError.withLockedValue({ $0 }) { throw fatal }
+        if let fatal = context.fatalError.withLock({ $0 }) { throw fatal }
         return KafkaBatch(records: records, errors: errors)
     }
 

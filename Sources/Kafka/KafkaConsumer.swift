@@ -1,6 +1,7 @@
 import CRdKafka
 import Logging
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// A pull-based Kafka consumer over librdkafka.
 ///
@@ -34,6 +35,7 @@ public final class KafkaConsumer: Sendable {
         assignmentHandler: any KafkaAssignmentHandler = CommittedOffsetsAssignmentHandler(),
         logger: Logger
     ) async throws {
+        // A box, not a `Mutex`: the rebalance callback captures it before the consumer exists.
         let state = NIOLockedValueBox(ConsumerState())
         let rebalance = Self.rebalanceCallback(
             handler: assignmentHandler,
@@ -75,7 +77,7 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// The last error librdkafka reported (for readiness), or `nil`.
-    public var lastError: KafkaError? { client.context.lastError.withLockedValue { $0 } }
+    public var lastError: KafkaError? { client.context.lastError.withLock { $0 } }
 
     /// Leaves the group cleanly and destroys the client.
     ///

@@ -1,6 +1,7 @@
 import Dispatch
 import NIOConcurrencyHelpers
 import NIOPosix
+import Synchronization
 
 /// The one thread that makes every `rd_kafka_*` call of a consumer, so that librdkafka's callbacks
 /// (rebalance, offset commit, errors) run there too and may block it, never the cooperative pool.
@@ -11,7 +12,7 @@ import NIOPosix
 final class KafkaConsumerThread: Sendable {
     private let pool: NIOThreadPool
     /// `false` once the final work was accepted.
-    private let accepting = NIOLockedValueBox(true)
+    private let accepting = Mutex(true)
 
     /// Starts the thread.
     init() {
@@ -54,6 +55,7 @@ final class KafkaConsumerThread: Sendable {
     /// - Returns: `false` if `body` did not finish in time (it may still finish later), or if the
     ///   final work had already been accepted before.
     func finish(timeout: Duration, _ body: @escaping @Sendable () -> Void) async -> Bool {
+        // Boxes, not `Mutex`es, here and below: escaping closures capture them.
         let once = NIOLockedValueBox<CheckedContinuation<Bool, Never>?>(nil)
         return await withCheckedContinuation { continuation in
             once.withLockedValue { $0 = continuation }
@@ -63,7 +65,7 @@ final class KafkaConsumerThread: Sendable {
                     pending = nil
                 }
             }
-            let accepted = accepting.withLockedValue { accepting in
+            let accepted = accepting.withLock { accepting in
                 guard accepting else { return false }
                 accepting = false
                 pool.submit { state in
@@ -95,7 +97,7 @@ final class KafkaConsumerThread: Sendable {
     }
 
     private func submit(_ work: @escaping @Sendable (_ active: Bool) -> Void) -> Bool {
-        accepting.withLockedValue { accepting in
+        accepting.withLock { accepting in
             guard accepting else { return false }
             pool.submit { state in work(state == .active) }
             return true

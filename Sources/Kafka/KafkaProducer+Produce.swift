@@ -1,4 +1,5 @@
 import CRdKafka
+import Synchronization
 
 /// Where and when a record was stored by the broker.
 public struct KafkaDeliveryReport: Sendable, Hashable {
@@ -54,7 +55,7 @@ extension KafkaProducer {
     public func send(_ messages: [KafkaProducerMessage]) async -> KafkaBatchDelivery {
         guard !messages.isEmpty else { return KafkaBatchDelivery(failed: 0, firstError: nil) }
         return await withCheckedContinuation { continuation in
-            let id = client.context.deliveries.withLockedValue { registry in
+            let id = client.context.deliveries.withLock { registry in
                 let id = registry.nextID
                 registry.nextID &+= 1
                 registry.batches[id] = DeliveryRegistry.PendingBatch(
@@ -73,7 +74,7 @@ extension KafkaProducer {
                 }
             }
             guard refused > 0 else { return }
-            let done = client.context.deliveries.withLockedValue { registry -> KafkaBatchDelivery? in
+            let done = client.context.deliveries.withLock { registry -> KafkaBatchDelivery? in
                 guard var batch = registry.batches[id] else { return nil }
                 guard batch.settle(refused, error: refusal) != nil else {
                     registry.batches[id] = batch
@@ -110,7 +111,7 @@ extension KafkaProducer {
         headers: [KafkaHeader] = []
     ) async throws -> KafkaDeliveryReport {
         try await withCheckedThrowingContinuation { continuation in
-            let id = client.context.deliveries.withLockedValue { registry in
+            let id = client.context.deliveries.withLock { registry in
                 let id = registry.nextID
                 registry.nextID &+= 1
                 registry.waiting[id] = continuation
@@ -118,7 +119,7 @@ extension KafkaProducer {
             }
             let result = produce(topic: topic, partition: partition, key: key, value: value, headers: headers, id: id)
             if let error = result.error(topic: topic) {
-                let continuation = client.context.deliveries.withLockedValue { $0.waiting.removeValue(forKey: id) }
+                let continuation = client.context.deliveries.withLock { $0.waiting.removeValue(forKey: id) }
                 continuation?.resume(throwing: error)
             }
         }
@@ -188,7 +189,7 @@ extension KafkaProducer {
             }
         }
         // Under the lock, so that shutdown cannot destroy the handle during the (non-blocking) call.
-        let result = state.withLockedValue { state -> ProduceResult in
+        let result = state.withLock { state -> ProduceResult in
             guard state.acceptsRecords else { return .shutDown }
             let code = produceva(
                 topic: topic, partition: partition, key: key, value: value, headers: headerList, id: id)
@@ -254,7 +255,7 @@ extension KafkaProducer {
             message.rkt.flatMap { rd_kafka_topic_name($0) }.flatMap { String(validatingCString: $0) } ?? ""
         }
         // A batch's record is only counted: its error (the first of the batch) is built once.
-        let target = context.deliveries.withLockedValue { registry -> DeliveryTarget in
+        let target = context.deliveries.withLock { registry -> DeliveryTarget in
             if id == 0 {
                 if failed { registry.undelivered += 1 }
                 return .none
@@ -287,7 +288,7 @@ extension KafkaProducer {
             resumption.continuation.resume(returning: resumption.outcome)
         case .batchFailure:
             let error = KafkaError.rdKafka(message.err, code: .produce, context: "delivery to \(topic)")
-            let resumption = context.deliveries.withLockedValue { registry -> BatchResumption? in
+            let resumption = context.deliveries.withLock { registry -> BatchResumption? in
                 guard var pending = registry.batches[id] else { return nil }
                 guard let continuation = pending.settle(1, error: error) else {
                     registry.batches[id] = pending

@@ -4,6 +4,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 /// A summary of the cluster as seen through a client's metadata request.
 public struct KafkaClusterMetadata: Sendable, Hashable {
@@ -33,7 +34,7 @@ public struct KafkaClusterMetadata: Sendable, Hashable {
 /// A producer whose ``run()`` never started is destroyed when released, dropping what it queued.
 public final class KafkaProducer: Service, Sendable {
     let client: RDKafkaClient
-    let state = NIOLockedValueBox(ProducerState())
+    let state = Mutex(ProducerState())
     let logger: Logger
     private let configuration: KafkaProducerConfiguration
     /// Blocking calls (flush, metadata) in order, and last the shutdown that destroys the handle:
@@ -63,7 +64,7 @@ public final class KafkaProducer: Service, Sendable {
     deinit {
         // run() destroys the handle; one that never ran is destroyed here. Nothing else can use
         // the handle now: every call retains the producer while it runs.
-        if state.withLockedValue({ $0.phase == .created }) {
+        if state.withLock({ $0.phase == .created }) {
             rd_kafka_destroy(client.handle)
         }
     }
@@ -72,12 +73,13 @@ public final class KafkaProducer: Service, Sendable {
     ///
     /// - Throws: ``KafkaError`` `.closed` when called a second time: a producer runs once.
     public func run() async throws {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             guard state.phase == .created else {
                 throw KafkaError(code: .closed, message: "producer already ran; run() may be called once")
             }
             state.phase = .running
         }
+        // A box, not a `Mutex`: the poll thread's closure captures it.
         let stop = NIOLockedValueBox(false)
         let pollThread = NIOThreadPool(numberOfThreads: 1)
         pollThread.start()
@@ -99,12 +101,12 @@ public final class KafkaProducer: Service, Sendable {
     /// Records handed over with ``enqueue(topic:partition:key:value:headers:)`` that librdkafka
     /// reported as not delivered (including those still outstanding at shutdown).
     public var undeliveredCount: Int {
-        client.context.deliveries.withLockedValue { $0.undelivered }
+        client.context.deliveries.withLock { $0.undelivered }
     }
 
     /// The last error librdkafka reported for this producer (for example all brokers down), as
     /// served by ``run()``.
-    public var lastError: KafkaError? { client.context.lastError.withLockedValue { $0 } }
+    public var lastError: KafkaError? { client.context.lastError.withLock { $0 } }
 
     /// Waits until every record handed over so far was delivered or failed.
     ///
@@ -135,7 +137,7 @@ public final class KafkaProducer: Service, Sendable {
     /// Runs a blocking librdkafka call on the producer's serial queue.
     private func blockingCall<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let accepted = state.withLockedValue { state in
+            let accepted = state.withLock { state in
                 guard state.phase != .stopped else { return false }
                 // Captures the producer, so the handle outlives the call.
                 calls.async { continuation.resume(with: Result { try body(self.client.handle) }) }
@@ -153,7 +155,7 @@ public final class KafkaProducer: Service, Sendable {
         let client = self.client
         let logger = self.logger
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            state.withLockedValue { state in
+            state.withLock { state in
                 state.phase = .stopped
                 calls.async {
                     if let timeout, rd_kafka_flush(client.handle, timeout.milliseconds32) != RD_KAFKA_RESP_ERR_NO_ERROR
@@ -172,7 +174,7 @@ public final class KafkaProducer: Service, Sendable {
             }
         }
         // Records whose delivery report never came (none should remain) fail too.
-        let (waiting, batches) = client.context.deliveries.withLockedValue { registry in
+        let (waiting, batches) = client.context.deliveries.withLock { registry in
             defer {
                 registry.waiting.removeAll()
                 registry.batches.removeAll()

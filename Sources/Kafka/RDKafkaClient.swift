@@ -1,6 +1,7 @@
 import CRdKafka
 import Logging
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// Owns one `rd_kafka_t` handle and the context librdkafka's callbacks reach through its opaque.
 ///
@@ -121,10 +122,10 @@ final class RDKafkaClient: @unchecked Sendable {
 ///   leak it on purpose when a watchdog gives up on a hung `destroy`.
 final class RDKafkaContext: Sendable {
     let logger: Logger
-    let lastError = NIOLockedValueBox<KafkaError?>(nil)
-    let fatalError = NIOLockedValueBox<KafkaError?>(nil)
-    let deliveries = NIOLockedValueBox<DeliveryRegistry>(DeliveryRegistry())
-    let commits = NIOLockedValueBox(KafkaCommitStatistics())
+    let lastError = Mutex<KafkaError?>(nil)
+    let fatalError = Mutex<KafkaError?>(nil)
+    let deliveries = Mutex<DeliveryRegistry>(DeliveryRegistry())
+    let commits = Mutex(KafkaCommitStatistics())
     let rebalance:
         (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
 
@@ -157,9 +158,9 @@ final class RDKafkaContext: Sendable {
     func record(_ error: KafkaError) {
         // librdkafka's log callback already reported the details of transient errors.
         logger.log(level: error.isFatal ? .error : .debug, "librdkafka: \(error)")
-        lastError.withLockedValue { $0 = error }
+        lastError.withLock { $0 = error }
         if error.isFatal {
-            fatalError.withLockedValue { $0 = error }
+            fatalError.withLock { $0 = error }
         }
     }
 }

@@ -74,7 +74,7 @@ struct IngestPipelineTests {
             let busy = topic[1]
             let busyLane = pipeline.lane(of: busy)
             let record = SourceRecord(topic: busy.topic, partition: busy.partition, offset: 0, key: nil, value: nil)
-            _ = pipeline.healthState.withLockedValue { $0.scheduler.take([record], at: .now) }
+            _ = pipeline.healthState.withLock { $0.scheduler.take([record], at: .now) }
             await pipeline.release(topic.filter { $0 != busy })
             _ = try await pipeline.claim(topic)
             #expect(pipeline.lane(of: busy) == busyLane)

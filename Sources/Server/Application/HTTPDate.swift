@@ -1,13 +1,13 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The `Date` header's value (RFC 9110's IMF-fixdate), formatted once per second.
 final class HTTPDate: Sendable {
-    private let cache = NIOLockedValueBox((second: Int.min, text: ""))
+    private let cache = Mutex((second: Int.min, text: ""))
 
     func now() -> String {
         let second = Int(time(nil))
-        return cache.withLockedValue { cache in
+        return cache.withLock { cache in
             if cache.second != second {
                 cache = (second, Self.format(second))
             }

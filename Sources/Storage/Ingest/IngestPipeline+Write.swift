@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import Synchronization
 
 extension IngestPipeline {
     /// Writes one lane's batch, retrying with bounded backoff until it is written or fenced.
@@ -8,7 +9,7 @@ extension IngestPipeline {
     /// before the first: a retry of a batch that an abandoned attempt committed after all is
     /// recognized by the offsets' compare-and-set and not written again.
     func writeWithRetry(_ batch: IngestBatch) async throws {
-        let claims = configuration.storesOffsets ? self.claims.withLockedValue { $0 } : nil
+        let claims = configuration.storesOffsets ? self.claims.withLock { $0 } : nil
         var backoff = Duration.milliseconds(100)
         var failures = 0
         let clock = ContinuousClock()
@@ -19,7 +20,7 @@ extension IngestPipeline {
                 let summary = try await writeWithDeadline(batch, claims: claims)
                 if let claims { advance(claims, past: batch) }
                 metrics.record(batch: batch, summary: summary, duration: clock.now - start)
-                healthState.withLockedValue { state in
+                healthState.withLock { state in
                     state.health.databaseWritable = true
                     state.health.lastError = nil
                     state.health.batchesWritten += 1
@@ -48,7 +49,7 @@ extension IngestPipeline {
                 if Task.isCancelled { throw error }
                 failures += 1
                 let message = StorageError.summary(of: error)
-                healthState.withLockedValue { state in
+                healthState.withLock { state in
                     state.health.databaseWritable = false
                     state.health.lastError = message
                 }
@@ -94,7 +95,7 @@ extension IngestPipeline {
     /// Moves the claims of the batch's partitions past it (the next batch follows it), unless a
     /// partition was claimed again or released meanwhile.
     private func advance(_ used: [PartitionKey: PartitionClaim], past batch: IngestBatch) {
-        claims.withLockedValue { current in
+        claims.withLock { current in
             for (partition, next) in batch.nextOffsets where current[partition] == used[partition] {
                 current[partition]?.nextOffset = next
             }

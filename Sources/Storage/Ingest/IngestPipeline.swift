@@ -2,10 +2,10 @@ import ContactCenter
 import Foundation
 import Logging
 import Metrics
-import NIOConcurrencyHelpers
 import NIOPosix
 import PostgresNIO
 import Primitives
+import Synchronization
 
 /// Where the ingest gets its records: one pull-based batch at a time.
 ///
@@ -142,8 +142,8 @@ public final class IngestPipeline: Sendable {
     private let connections: WriteConnections
     private let offsets: OffsetStore
     let logger: Logger
-    let claims = NIOLockedValueBox<[PartitionKey: PartitionClaim]>([:])
-    let healthState: NIOLockedValueBox<HealthState>
+    let claims = Mutex<[PartitionKey: PartitionClaim]>([:])
+    let healthState: Mutex<HealthState>
     let metrics: IngestMetrics
 
     /// What ``health`` is computed from, and the lanes' scheduling, under one lock.
@@ -173,7 +173,7 @@ public final class IngestPipeline: Sendable {
         self.offsets = OffsetStore(client: client, group: configuration.group, logger: logger)
         self.logger = logger
         self.metrics = IngestMetrics()
-        self.healthState = NIOLockedValueBox(
+        self.healthState = Mutex(
             HealthState(
                 scheduler: LaneScheduler(
                     lanes: configuration.lanes, maximumRecordsInFlight: configuration.maximumRecordsInFlight)))
@@ -198,7 +198,7 @@ public final class IngestPipeline: Sendable {
     /// The current health (for readiness and tests).
     public var health: Health {
         let now = ContinuousClock.now
-        return healthState.withLockedValue { state in
+        return healthState.withLock { state in
             var health = state.health
             health.oldestUnwrittenBatchAge = state.scheduler.oldestTaken.map { now - $0 }
             health.isStalled = (health.oldestUnwrittenBatchAge ?? .zero) > configuration.stallThreshold
@@ -207,13 +207,13 @@ public final class IngestPipeline: Sendable {
     }
 
     /// What every write since start did, summed (an import's outcome).
-    public var totals: IngestWriteSummary { healthState.withLockedValue { $0.totals } }
+    public var totals: IngestWriteSummary { healthState.withLock { $0.totals } }
 
     /// Claims partitions assigned to this worker and returns where each resumes (`nil`: from the
     /// beginning). Call from the source's assignment handler.
     public func claim(_ partitions: [PartitionKey]) async throws -> [PartitionKey: Int64?] {
         let claimed = try await offsets.claim(partitions)
-        claims.withLockedValue { current in
+        claims.withLock { current in
             for (partition, claim) in claimed { current[partition] = claim }
         }
         assignLanes(to: partitions)
@@ -232,11 +232,11 @@ public final class IngestPipeline: Sendable {
     public func release(_ partitions: [PartitionKey]) async {
         let deadline = ContinuousClock.now + configuration.writeTimeout
         while ContinuousClock.now < deadline, !Task.isCancelled {
-            let action = healthState.withLockedValue { $0.scheduler.release(partitions) }
+            let action = healthState.withLock { $0.scheduler.release(partitions) }
             guard action == .waitForWrites else { break }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        claims.withLockedValue { current in
+        claims.withLock { current in
             for partition in partitions { current[partition] = nil }
         }
     }
@@ -303,7 +303,7 @@ public final class IngestPipeline: Sendable {
     /// Decodes and writes one batch of records (the whole batch commits, lane by lane).
     public func process(_ records: [SourceRecord]) async throws {
         let now = ContinuousClock.now
-        let action = healthState.withLockedValue { $0.scheduler.take(records, at: now) }
+        let action = healthState.withLock { $0.scheduler.take(records, at: now) }
         defer { forgetUnwritten() }
         guard case .decode(let parts) = action else { return }
         let lanes = await decode(parts)
@@ -330,7 +330,7 @@ public final class IngestPipeline: Sendable {
         while !Task.isCancelled && !isStopping() {
             var room = 0
             pulling: while true {
-                switch healthState.withLockedValue({ $0.scheduler.pull() }) {
+                switch healthState.withLock({ $0.scheduler.pull() }) {
                 case .pull(let maximumRecords):
                     room = maximumRecords
                     break pulling
@@ -343,7 +343,7 @@ public final class IngestPipeline: Sendable {
             // batch more than the bound in memory, at every lane's commit.
             guard let records = try await source.nextBatch(maximumRecords: room) else { return }
             let now = ContinuousClock.now
-            let action = healthState.withLockedValue { $0.scheduler.take(records, at: now) }
+            let action = healthState.withLock { $0.scheduler.take(records, at: now) }
             guard case .decode(let parts) = action else { continue }
             for work in await decode(parts) {
                 queues[work.lane].append(work.work)
@@ -369,15 +369,15 @@ public final class IngestPipeline: Sendable {
 
     /// The lane that writes a partition's records (``LaneScheduler/lane(of:)``).
     func lane(of partition: PartitionKey) -> Int {
-        healthState.withLockedValue { $0.scheduler.lane(of: partition) }
+        healthState.withLock { $0.scheduler.lane(of: partition) }
     }
 
     /// Gives each of `partitions` (just claimed) that has nothing in flight the lane with the
     /// fewest claimed partitions (``LaneScheduler/claimed(_:among:)``), under the lock with which
     /// the pump marks parts in flight.
     private func assignLanes(to partitions: [PartitionKey]) {
-        let claimed = claims.withLockedValue { Set($0.keys) }
-        healthState.withLockedValue { _ = $0.scheduler.claimed(partitions, among: claimed) }
+        let claimed = claims.withLock { Set($0.keys) }
+        healthState.withLock { _ = $0.scheduler.claimed(partitions, among: claimed) }
     }
 }
 
@@ -402,14 +402,14 @@ extension IngestPipeline {
     /// to wake the pump.
     @discardableResult
     fileprivate func written(_ receipts: [LaneScheduler.Receipt]) -> LaneScheduler.WrittenAction {
-        let action = healthState.withLockedValue { $0.scheduler.written(receipts) }
+        let action = healthState.withLock { $0.scheduler.written(receipts) }
         metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.inSeconds ?? 0)
         return action
     }
 
     /// No batch waits any more (the pipeline stopped).
     fileprivate func forgetUnwritten() {
-        healthState.withLockedValue { $0.scheduler.stopped() }
+        healthState.withLock { $0.scheduler.stopped() }
         metrics.oldestUnwrittenBatchAge.record(0)
     }
 
@@ -419,56 +419,6 @@ extension IngestPipeline {
         while !Task.isCancelled {
             metrics.oldestUnwrittenBatchAge.record(health.oldestUnwrittenBatchAge?.inSeconds ?? 0)
             try? await Task.sleep(for: .seconds(1))
-        }
-    }
-}
-
-/// A lane's queue of decoded batches: the pump appends, the lane takes everything queued at once
-/// (up to a number of records), so the batches that arrived while it wrote share its next
-/// transaction.
-final class LaneQueue: Sendable {
-    private let state = NIOLockedValueBox((works: [IngestPipeline.LaneWork](), finished: false))
-    /// Yields after each ``append(_:)`` and ``finish()``; read by the lane's one task.
-    let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
-
-    init() {
-        (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    }
-
-    /// Queues `work` for the lane.
-    func append(_ work: IngestPipeline.LaneWork) {
-        state.withLockedValue { $0.works.append(work) }
-        wake.yield()
-    }
-
-    /// No more work will be queued: the lane ends once it took what is queued.
-    func finish() {
-        state.withLockedValue { $0.finished = true }
-        wake.yield()
-    }
-
-    /// Takes the queued work, oldest first: the first batch, and the next ones while the records
-    /// stay within `maximumRecords` and none covers records of a batch taken before it
-    /// (``IngestBatch/isOverlapped(by:)``: merged, the overlap would be written twice; alone,
-    /// the later batch is refused). Empty when nothing is queued (wait for ``wakeups``), `nil`
-    /// when nothing is queued and nothing will be.
-    func take(maximumRecords: Int) -> [IngestPipeline.LaneWork]? {
-        state.withLockedValue { state in
-            var count = 0
-            var records = 0
-            var covered: [PartitionKey: Int64] = [:]
-            for work in state.works {
-                if count > 0, records + work.batch.sourceRecordCount > maximumRecords { break }
-                if count > 0, IngestBatch.overlap(of: work.batch, after: covered) { break }
-                count += 1
-                records += work.batch.sourceRecordCount
-                covered.merge(work.batch.nextOffsets, uniquingKeysWith: max)
-            }
-            if count == 0 { return state.finished ? nil : [] }
-            let taken = Array(state.works.prefix(count))
-            state.works.removeFirst(count)
-            return taken
         }
     }
 }

@@ -47,7 +47,8 @@ public struct IngestWriter: Sendable {
     private let connections: Connections
     private let group: String
     private let logger: Logger
-    /// The UTC months whose raw partitions this writer has ensured.
+    /// The UTC months whose raw partitions this writer has ensured (a box: copies of the writer
+    /// share it, which a `Mutex` cannot be).
     private let coveredMonths = NIOLockedValueBox<Set<UTCTimestamp>>([])
 
     /// Creates a writer for consumer group `group` whose transactions lease connections from `client`.

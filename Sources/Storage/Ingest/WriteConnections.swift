@@ -1,6 +1,6 @@
 import Logging
-import NIOConcurrencyHelpers
 import PostgresNIO
+import Synchronization
 
 /// The connections the ingest writes its batches on: its own, outside `PostgresClient`'s pool.
 ///
@@ -29,7 +29,7 @@ final class WriteConnections: Sendable {
     private let logger: Logger
     /// Distinguishes this process's sessions from every other's in `pg_stat_activity`.
     private let instance = String(UInt32.random(in: .min ... .max), radix: 16)
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     private struct State {
         var idle: [Connection] = []
@@ -69,7 +69,7 @@ final class WriteConnections: Sendable {
             return value
         } catch {
             session.connection.closeChannel()
-            state.withLockedValue { $0.abandoned.append(session.name) }
+            state.withLock { $0.abandoned.append(session.name) }
             throw error
         }
     }
@@ -78,7 +78,7 @@ final class WriteConnections: Sendable {
 
     /// Closes the idle connections (the pipeline stopped).
     func closeIdle() {
-        let idle = state.withLockedValue { state in
+        let idle = state.withLock { state in
             defer { state.idle = [] }
             return state.idle
         }
@@ -86,7 +86,7 @@ final class WriteConnections: Sendable {
     }
 
     private func checkOut() async throws -> Connection {
-        let (reused, id, cached) = state.withLockedValue {
+        let (reused, id, cached) = state.withLock {
             state -> (Connection?, Int, PostgresConnection.Configuration?) in
             while let session = state.idle.popLast() {
                 if !session.connection.isClosed { return (session, 0, nil) }
@@ -105,7 +105,7 @@ final class WriteConnections: Sendable {
 
     private func checkIn(_ session: Connection) {
         guard !session.connection.isClosed else { return }
-        state.withLockedValue { $0.idle.append(session) }
+        state.withLock { $0.idle.append(session) }
     }
 
     /// Terminates the sessions of connections closed after a failure, if they still run.
@@ -115,7 +115,7 @@ final class WriteConnections: Sendable {
     /// correct. Terminating them only keeps them from holding locks and connection slots, so a
     /// failure here is logged and otherwise ignored.
     private func endAbandonedSessions(on connection: PostgresConnection) async {
-        let names = state.withLockedValue { state in
+        let names = state.withLock { state in
             defer { state.abandoned = [] }
             return state.abandoned
         }
@@ -142,7 +142,7 @@ final class WriteConnections: Sendable {
     /// The connection configuration (the TLS context is created once, on first use).
     private func makeConfiguration() throws -> PostgresConnection.Configuration {
         let configuration = try database.connectionConfiguration()
-        state.withLockedValue { $0.configuration = configuration }
+        state.withLock { $0.configuration = configuration }
         return configuration
     }
 }
