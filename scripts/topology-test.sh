@@ -65,7 +65,8 @@ now_ms() { date +%s%3N; }
 start() {
     local name=$1
     shift
-    "$@" >"$work/$name.log" 2>&1 &
+    # Appended: a restarted replica's log follows its predecessor's (the drain, the exit).
+    "$@" >>"$work/$name.log" 2>&1 &
     started=$!
     pids+=("$started")
 }
@@ -133,8 +134,11 @@ haproxy_port=$(free_port)
 cat >"$work/haproxy.cfg" <<CFG
 global
     maxconn 4096
+    log stderr format raw local0 info
 defaults
     mode http
+    log global
+    option httplog
     timeout connect 1s
     timeout check 2s
     timeout client 30s
@@ -213,7 +217,15 @@ ok=$(sed -n 's/.* ok=\([0-9]*\).*/\1/p' <<<"$load_line")
 non2xx=$(sed -n 's/.* non2xx=\([0-9]*\).*/\1/p' <<<"$load_line")
 errors=$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$load_line")
 [ -n "$sent" ] && [ "$sent" -gt 0 ] || fail "no hook calls were sent"
-[ "$non2xx" -eq 0 ] && [ "$errors" -eq 0 ] || fail "hook calls failed during the rolling restart: $load_line"
+if [ "$non2xx" -ne 0 ] || [ "$errors" -ne 0 ]; then
+    # What answered: the generator's record of each failed call, and HAProxy's log line of every
+    # call it did not answer 2xx (server, timers, status, termination state).
+    echo "---- fixed-rate's failed calls" >&2
+    grep '^fixed-rate:' "$work/load.log" >&2 || true
+    echo "---- HAProxy's calls not answered 2xx" >&2
+    grep -E ' -?[0-9]+/-?[0-9]+/-?[0-9]+/-?[0-9]+/-?[0-9]+ [013-9][0-9][0-9] ' "$work/haproxy.log" | head -n 20 >&2 || true
+    fail "hook calls failed during the rolling restart: $load_line"
+fi
 
 log "3. SIGKILL of ingest-1 mid-stream; exactly once afterwards"
 kill -KILL "$pid_ingest_1"

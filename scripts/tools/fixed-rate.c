@@ -54,6 +54,8 @@ static int epoll_fd;
 static int64_t *latencies;
 static size_t latency_count, latency_capacity;
 static uint64_t sent, ok, non2xx, errors;
+// The instant the run started, for the times printed beside a non-2xx answer.
+static int64_t origin;
 
 // Requests due while every connection was busy: their due instants, first in first out.
 static int64_t *backlog;
@@ -169,7 +171,14 @@ static int complete_answer(Connection *c, int64_t now) {
     if (c->filled < header_length + (size_t)content_length) return 0;
     int status = (int)strtol(c->buffer + 9, NULL, 10);
     if (c->recorded) {
-        if (status >= 200 && status < 300) ok++; else non2xx++;
+        if (status >= 200 && status < 300) {
+            ok++;
+        } else if (non2xx++ < 20) {
+            // What answered and why, for the caller's log: the status line, the headers' end, the body.
+            int shown = (int)(header_length + (size_t)content_length < 400 ? header_length + (size_t)content_length : 400);
+            fprintf(stderr, "fixed-rate: %d at %.3f s (due %.3f s): %.*s\n", status, (double)(now - origin) / 1e9,
+                    (double)(c->due - origin) / 1e9, shown, c->buffer);
+        }
         if (latency_count < latency_capacity) latencies[latency_count++] = now - c->due;
     }
     return closing ? 2 : 1;
@@ -265,6 +274,7 @@ int main(int argc, char **argv) {
     const uint64_t warmup_requests = (uint64_t)(warmup * rate);
     const uint64_t total = warmup_requests + (uint64_t)(seconds * rate);
     const int64_t start = now_ns() + 1000000;
+    origin = start;
     int64_t measured_start = start + (int64_t)warmup_requests * interval, measured_end = 0;
     uint64_t next = 0;  // index of the next request to become due
     const int64_t drain_deadline_after = 5000000000LL;
@@ -325,7 +335,9 @@ int main(int argc, char **argv) {
                 } else {
                     // The server closed the connection (or it failed): the request in flight is lost.
                     if (c->busy) {
-                        if (c->recorded) errors++;
+                        if (c->recorded && errors++ < 20)
+                            fprintf(stderr, "fixed-rate: connection closed with a request in flight at %.3f s (due %.3f s)\n",
+                                    (double)(now - origin) / 1e9, (double)(c->due - origin) / 1e9);
                     } else {
                         for (int k = 0; k < idle_count; k++)
                             if (idle[k] == (int)index) { idle[k] = idle[--idle_count]; break; }
