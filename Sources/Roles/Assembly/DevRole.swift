@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import Logging
 import PostgresNIO
+import Primitives
 import Server
 import ServiceLifecycle
 import Services

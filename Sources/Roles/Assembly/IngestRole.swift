@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import Primitives
 import ServiceLifecycle
 import Services
 import Storage

@@ -2,7 +2,6 @@ import Logging
 import PostgresNIO
 import Primitives
 import ServiceLifecycle
-import Services
 import Storage
 
 /// Readies the schema once at start, retrying with bounded backoff while the database is

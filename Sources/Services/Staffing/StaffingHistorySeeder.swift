@@ -2,6 +2,7 @@ import ContactCenter
 import Foundation
 import Logging
 import OperatingHours
+import Primitives
 import ServiceLifecycle
 
 /// Where seeded history goes (implemented in Roles over the ingest writer).

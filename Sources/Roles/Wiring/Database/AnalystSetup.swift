@@ -1,6 +1,7 @@
 import Logging
 import OperatingHours
 import PostgresNIO
+import Primitives
 import Services
 import Storage
 

@@ -2,9 +2,9 @@ import Kafka
 import Logging
 import Metrics
 import PostgresNIO
+import Primitives
 import Server
 import ServiceLifecycle
-import Services
 import Storage
 
 /// The ingest worker as a `Service`: a consumer in the group, the pipeline, and re-joins after a

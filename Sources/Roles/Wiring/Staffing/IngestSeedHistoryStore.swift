@@ -1,6 +1,7 @@
 import ContactCenter
 import Logging
 import PostgresNIO
+import Primitives
 import Services
 import Storage
 
