@@ -27,10 +27,10 @@ struct StaffingPlanRequestTests {
 
     @Test("text becomes dates, a model, a target and a shrinkage; defaults fill what is left out")
     func accepted() throws {
-        let request = try Self.text(queue: "", maximumOccupancy: "0.85", shrinkage: "0.3")
+        let request = try Self.text(maximumOccupancy: "0.85", shrinkage: "0.3")
         #expect(request.dates.lowerBound == CivilDate(year: 2026, month: 12, day: 28))
         #expect(request.dates.upperBound == CivilDate(year: 2027, month: 1, day: 4))
-        #expect(request.queue == nil, "an empty queue is every queue")
+        #expect(request.queue == nil)
         #expect(request.model == .erlangA)
         #expect(request.target == (try ServiceTarget(serviceLevel: 0.8, thresholdSeconds: 20, maximumOccupancy: 0.85)))
         #expect(request.shrinkage == 0.3)
@@ -55,7 +55,11 @@ struct StaffingPlanRequestTests {
             ),
             (
                 Self.refusal { try Self.text(from: "2026-01-01", to: "2027-02-05") },
-                .init(.to, .rangeTooLong(days: 401, maximum: 400))
+                .init(
+                    .to,
+                    .rangeTooLong(
+                        CivilDate(year: 2026, month: 1, day: 1)!, CivilDate(year: 2027, month: 2, day: 5)!, days: 401,
+                        maximum: 400))
             ),
             (Self.refusal { try Self.text(model: "erlang-x") }, .init(.model, .unknownModel("erlang-x"))),
             (
@@ -86,6 +90,10 @@ struct StaffingPlanRequestTests {
         )
         #expect(error.message(naming: { "--" + $0.rawValue }) == "--from 2027-01-04 is after --to 2026-12-28")
         #expect(error.message(naming: \.rawValue) == "from 2027-01-04 is after to 2026-12-28")
+        let shrinkage = StaffingRequestError(.shrinkage, .invalid(.shrinkageOutOfRange(1.5)))
+        #expect(
+            shrinkage.message(naming: { "--" + $0.rawValue })
+                == "shrinkage 1.5 is outside [0, 1): 0.3 means 30 % of paid time off the queue (--shrinkage)")
         let queue = StaffingRequestError(.queue, .unknownQueue("sushi", known: ["Delivery", "Reservations"]))
         #expect(
             queue.message(naming: \.rawValue) == "unknown queue sushi: queues with history are Delivery, Reservations")

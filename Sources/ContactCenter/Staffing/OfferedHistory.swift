@@ -5,9 +5,12 @@ import Primitives
 public struct OfferedHistory: Sendable, Equatable {
     /// A queue's slot.
     public struct QueueSlot: Hashable, Sendable {
+        /// The queue's id.
         public var queue: String
+        /// The slot of the business day.
         public var slot: DaySlot
 
+        /// `queue`'s `slot`.
         public init(queue: String, slot: DaySlot) {
             self.queue = queue
             self.slot = slot

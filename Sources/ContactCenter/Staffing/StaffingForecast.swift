@@ -11,8 +11,11 @@ import Primitives
 public struct StaffingForecast: Sendable {
     /// One queue's forecast for one slot of one date.
     public struct Interval: Sendable, Equatable {
+        /// The queue's id.
         public var queue: String
+        /// The business date.
         public var date: CivilDate
+        /// The 15 minutes of that business day.
         public var slot: DaySlot
         /// The day types of the stores feeding the queue that day, in ``DayType``'s order.
         public var dayTypes: [DayType]

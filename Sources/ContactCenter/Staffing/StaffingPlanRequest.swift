@@ -14,7 +14,9 @@ public struct StaffingPlanRequest: Sendable, Equatable {
     public let dates: ClosedRange<CivilDate>
     /// One queue (its id or name); nil: every queue with recent history.
     public let queue: String?
+    /// Erlang A (patience from the history) or Erlang C.
     public let model: StaffingPlan.ModelChoice
+    /// The service level (and optional occupancy cap) every slot is staffed for.
     public let target: ServiceTarget
     /// Share of paid time off the queue, [0, 1).
     public let shrinkage: Double
@@ -25,10 +27,7 @@ public struct StaffingPlanRequest: Sendable, Equatable {
         dates: ClosedRange<CivilDate>, queue: String?, model: StaffingPlan.ModelChoice, target: ServiceTarget,
         shrinkage: Double
     ) throws(StaffingRequestError) {
-        let days = dates.upperBound.dayNumber - dates.lowerBound.dayNumber + 1
-        guard days <= Self.maximumDays else {
-            throw StaffingRequestError(.to, .rangeTooLong(days: days, maximum: Self.maximumDays))
-        }
+        try Self.check(dates)
         do {
             _ = try Shrinkage.scheduled(productive: 0, shrinkage: shrinkage)
         } catch {
@@ -45,7 +44,7 @@ public struct StaffingPlanRequest: Sendable, Equatable {
     /// - Parameters:
     ///   - from: The first business date, `YYYY-MM-DD`.
     ///   - to: The last business date (inclusive); nil: `from`.
-    ///   - queue: One queue, or nil (an empty text counts as nil).
+    ///   - queue: One queue (its id or name), or nil.
     ///   - model: `erlang-a` (nil) or `erlang-c`.
     ///   - serviceLevel: `P/X`, e.g. `80/20`.
     ///   - maximumOccupancy: (0, 1], or nil.
@@ -58,6 +57,7 @@ public struct StaffingPlanRequest: Sendable, Equatable {
         let first = try Self.date(from, .from)
         let last = try to.map { text throws(StaffingRequestError) in try Self.date(text, .to) } ?? first
         guard first <= last else { throw StaffingRequestError(.from, .startsAfterEnd(first, last)) }
+        try Self.check(first...last)
         let modelName = model ?? StaffingPlan.ModelChoice.erlangA.rawValue
         guard let choice = StaffingPlan.ModelChoice(rawValue: modelName) else {
             throw StaffingRequestError(.model, .unknownModel(modelName))
@@ -74,9 +74,18 @@ public struct StaffingPlanRequest: Sendable, Equatable {
             throw StaffingRequestError(.serviceLevel, .invalid(error))
         }
         try self.init(
-            dates: first...last, queue: queue.flatMap { $0.isEmpty ? nil : $0 }, model: choice, target: target,
+            dates: first...last, queue: queue, model: choice, target: target,
             shrinkage: try shrinkage.map { text throws(StaffingRequestError) in try Self.number(text, .shrinkage) } ?? 0
         )
+    }
+
+    /// Refuses a range of more than ``maximumDays``.
+    static func check(_ dates: ClosedRange<CivilDate>) throws(StaffingRequestError) {
+        let days = dates.upperBound.dayNumber - dates.lowerBound.dayNumber + 1
+        guard days <= maximumDays else {
+            throw StaffingRequestError(
+                .to, .rangeTooLong(dates.lowerBound, dates.upperBound, days: days, maximum: maximumDays))
+        }
     }
 
     static func date(_ text: String, _ field: StaffingRequestError.Field) throws(StaffingRequestError) -> CivilDate {

@@ -21,8 +21,8 @@ public struct StaffingRequestError: Error, Equatable, Sendable {
         case unknownModel(String)
         /// The first date is after the last.
         case startsAfterEnd(CivilDate, CivilDate)
-        /// The range covers more days than a plan may.
-        case rangeTooLong(days: Int, maximum: Int)
+        /// The range from the first date to the last covers more days than a plan may.
+        case rangeTooLong(CivilDate, CivilDate, days: Int, maximum: Int)
         /// Out of the staffing math's range (or a service level written other than `P/X`).
         case invalid(StaffingError)
         /// No queue of that id or name has history; `known` lists the queues that do.
@@ -36,6 +36,7 @@ public struct StaffingRequestError: Error, Equatable, Sendable {
     /// What is wrong with it.
     public var problem: Problem
 
+    /// A refusal of `field` for `problem`.
     public init(_ field: Field, _ problem: Problem) {
         self.field = field
         self.problem = problem
@@ -48,9 +49,9 @@ public struct StaffingRequestError: Error, Equatable, Sendable {
         case .notANumber(let text): "\(name(field)) must be a number (got \(text))"
         case .unknownModel(let text): "\(name(field)) must be erlang-a or erlang-c (got \(text))"
         case .startsAfterEnd(let first, let last): "\(name(.from)) \(first) is after \(name(.to)) \(last)"
-        case .rangeTooLong(let days, let maximum):
-            "the range \(name(.from))...\(name(.to)) covers \(days) days: at most \(maximum) at once"
-        case .invalid(let error): "\(name(field)): \(error.description)"
+        case .rangeTooLong(let first, let last, let days, let maximum):
+            "the range \(first)...\(last) (\(name(.from)), \(name(.to))) covers \(days) days: at most \(maximum) at once"
+        case .invalid(let error): "\(error.description) (\(name(field)))"
         case .unknownQueue(let queue, let known):
             "unknown \(name(field)) \(queue): queues with history are \(known.joined(separator: ", "))"
         case .weeksOutOfRange(let weeks, let maximum): "\(name(field)) must be within 1...\(maximum) (got \(weeks))"

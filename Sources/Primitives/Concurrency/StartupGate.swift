@@ -3,8 +3,9 @@ import Synchronization
 /// A one-way gate between the services of a group: closed at first, opened once, after which
 /// every ``wait()`` returns at once.
 ///
-/// The migration service opens it; the ingest waits on it, so a role migrates exactly once and
-/// never writes into a schema that is not there yet.
+/// The migration service opens it; what writes to the schema (the ingest, the analysts' calendar
+/// rewrite, the dev role's seeded history) waits on it, so a role migrates exactly once and never
+/// writes into a schema that is not there yet.
 public final class StartupGate: Sendable {
     private struct Waiters {
         var isOpen = false

@@ -36,5 +36,6 @@ public struct DaySlot: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// ``clock``.
     public var description: String { clock }
 
+    /// Earlier in the business day.
     public static func < (lhs: DaySlot, rhs: DaySlot) -> Bool { lhs.index < rhs.index }
 }

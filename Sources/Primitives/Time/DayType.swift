@@ -16,6 +16,7 @@ public enum DayType: String, Hashable, Sendable, CaseIterable, Comparable {
     /// A one-off override of the store's hours for that date.
     case override
 
+    /// Declared earlier.
     public static func < (lhs: DayType, rhs: DayType) -> Bool {
         lhs.rank < rhs.rank
     }

@@ -60,6 +60,7 @@ public struct ImportCounts: Sendable, Hashable {
     /// Records written to the dead-letter table.
     public var deadLetters = 0
 
+    /// Counts of a destination's writes.
     public init(written: Int = 0, outdated: Int = 0, deadLetters: Int = 0) {
         self.written = written
         self.outdated = outdated

@@ -21,6 +21,7 @@ public protocol SimulatorSink: Sendable {
 }
 
 extension SimulatorSink {
+    /// Nothing to wait for: a sink that delivers within ``deliver(_:)``.
     public func finish() async {}
 }
 

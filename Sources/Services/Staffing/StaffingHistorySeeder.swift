@@ -72,8 +72,8 @@ public struct StaffingHistorySeeder: Service {
 
     /// Seeds the history ending at `now`: the last `days` days when given, else the last 8 weeks
     /// and each holiday and pre-holiday between 400 and 56 days ago.
-    /// - Returns: the contact records written; `nil` when `contact_record` already had a row.
-    /// - Throws: a flow file that does not load; PostgreSQL errors; `CancellationError`.
+    /// - Returns: the contact records written; `nil` when the store already had a contact record.
+    /// - Throws: a flow file that does not load; the store's errors; `CancellationError`.
     public func seed(now: Date, days: Int? = nil) async throws -> Int? {
         guard try await store.hasNoContacts() else { return nil }
         let flows = try FlowStore.load(directory: flowsDirectory).flows

@@ -82,8 +82,12 @@ struct StaffingRoutesTests {
                 ("service_level=100/20", "outside (0 %, 100 %)"), ("model=erlang-x", "erlang-a or erlang-c"),
                 ("shrinkage=1", "shrinkage"), ("max_occupancy=abc", "max_occupancy must be a number"),
                 ("queue=nope", "unknown queue nope"), ("from=2026-12-30&to=2026-12-01", "from 2026-12-30 is after to"),
-                ("from=2026-02-30", "from must be a date"), ("from=2026-01-01&to=2027-03-01", "at most 400"),
-                ("max_occupancy=1.5", "max_occupancy: maximum occupancy 1.5"),
+                ("from=2026-02-30", "from must be a date"),
+                (
+                    "from=2026-01-01&to=2027-03-01",
+                    "the range 2026-01-01...2027-03-01 (from, to) covers 425 days: at most 400"
+                ),
+                ("max_occupancy=1.5", "maximum occupancy 1.5 is outside (0, 1]"), ("shrinkage=-0.1", "(shrinkage)"),
             ] {
                 try await client.execute(uri: "/v1/staffing?\(query)&token=s3cret", method: .get) { response in
                     #expect(response.status == .badRequest, "\(query)")

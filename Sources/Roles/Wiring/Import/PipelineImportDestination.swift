@@ -28,6 +28,8 @@ public struct PipelineImportDestination: ImportDestination {
         self.logger = logger
     }
 
+    /// Writes `batches` through an ``IngestPipeline`` of `settings`' lanes, then commits
+    /// synchronously once.
     public func write(_ batches: CTRFileBatches, batchSize: Int) async throws -> ImportCounts {
         Allocator.tuneForIngest()
         let lanes = settings.ingestLanes
@@ -58,6 +60,7 @@ public struct PipelineImportDestination: ImportDestination {
             deadLetters: totals.deadLettersWritten)
     }
 
+    /// Rewrites the business days of `flows`' stores (``AnalystCalendar``).
     public func syncBusinessDays(flows: FlowSet) async throws {
         try await AnalystCalendar.syncBusinessDays(client: client, flows: flows, logger: logger)
     }

@@ -5,9 +5,6 @@ import Server
 import Services
 import Storage
 
-/// Staffing reads and writes PostgreSQL through `StaffingStore`.
-extension StaffingStore: StaffingRecords {}
-
 extension StaffingPlanner: StaffingSource {
     /// A planner over `client`; see ``StaffingPlanner/init(records:refreshEvery:)``.
     public init(client: PostgresClient, logger: Logger, refreshEvery: Duration? = nil) {
