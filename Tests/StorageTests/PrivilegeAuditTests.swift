@@ -158,7 +158,7 @@ struct PrivilegeAuditTests {
 
     @Test("the writer writes but cannot drop, alter or run retention; retention reaches only its function")
     func writerAndRetentionProbes() async throws {
-        try await Self.migrated("privilege_writer") { _, configuration in
+        try await Self.migrated("privilege_writer") { owner, configuration in
             try await Self.connected(configuration, as: .writer) { writer in
                 try await writer.withConnection { connection in
                     #expect(await Self.fails(connection, "SELECT * FROM raw_retention_apply(1)"))
@@ -173,8 +173,21 @@ struct PrivilegeAuditTests {
                         "SELECT raw_partitions_ensure(ARRAY['2020-01-15'::timestamptz], 0)", logger: TestDatabase.logger
                     ).collect().first?.decode(Int.self)
                     #expect((ensured ?? 0) > 0)
+                    // Months ahead are bounded: a writer asking for 1,000 gets a year's.
+                    _ = try await connection.query(
+                        "SELECT raw_partitions_ensure('{}', 1000)", logger: TestDatabase.logger
+                    ).collect()
                 }
             }
+            let months = try await owner.query(
+                """
+                SELECT max(relname)::text = 'contact_record' || to_char(
+                           date_trunc('month', now(), 'UTC') AT TIME ZONE 'UTC' + interval '12 months', '"_y"YYYY"m"MM'),
+                       count(*)::int
+                FROM pg_class WHERE relname LIKE 'contact\\_record\\_y%' AND relkind = 'r'
+                """, logger: TestDatabase.logger
+            ).collect().first?.decode((Bool, Int).self)
+            #expect(months?.0 == true, "the last partition is 12 months ahead: \(String(describing: months))")
             try await Self.connected(configuration, as: .retention) { retention in
                 try await retention.withConnection { connection in
                     #expect(await Self.fails(connection, "SELECT count(*) FROM contact_record"))

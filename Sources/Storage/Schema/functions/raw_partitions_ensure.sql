@@ -13,7 +13,7 @@ BEGIN
              WHERE %1$I > ''-infinity'' AND %1$I < ''infinity''
              UNION SELECT date_trunc(''month'', m, ''UTC'') FROM unnest($1) AS u(m) WHERE m IS NOT NULL
              UNION SELECT generate_series(date_trunc(''month'', now(), ''UTC''),
-                                          now() + make_interval(months => greatest($2, 0)), interval ''1 month'')
+                                          now() + make_interval(months => least(greatest($2, 0), 12)), interval ''1 month'')
              ORDER BY 1', t.key_column, t.table_name || '_default')
         USING p_months, p_ahead
         LOOP
@@ -27,4 +27,4 @@ END
 $$;
 
 COMMENT ON FUNCTION raw_partitions_ensure(timestamptz[], integer) IS
-'Creates the monthly partitions of the raw tables for the given months, the current month and p_ahead months after it, and every month with rows in a default partition (moved into it). Returns how many it created. Never at or before the retention horizon.';
+'Creates the monthly partitions of the raw tables for the given months, the current month and p_ahead months after it (0 to 12: the writer may call it, so a larger number creates no more), and every month with rows in a default partition (moved into it). Returns how many it created. Never at or before the retention horizon.';
