@@ -21,7 +21,6 @@ public enum DecimalDigits {
     }
 
     /// The number written by `digits` (ASCII `0`...`9` only), or nil for any other byte.
-    @inlinable
     public static func value(of digits: ArraySlice<UInt8>) -> Int? {
         var value = 0
         for byte in digits {
@@ -32,7 +31,6 @@ public enum DecimalDigits {
     }
 
     /// `value` with at least two digits: `7` is `07`.
-    @inlinable
     public static func twoDigits(_ value: Int) -> String {
         value < 10 && value >= 0 ? "0" + String(value) : String(value)
     }

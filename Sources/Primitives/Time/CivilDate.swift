@@ -1,8 +1,5 @@
 /// A date of the proleptic Gregorian calendar, without time or time zone.
 ///
-/// Its arithmetic is `@inlinable`: the IVR hook's evaluation (OperatingHours) calls it per
-/// request, across the module boundary.
-///
 /// All calendar arithmetic of this module goes through the *day number*: the count of days since
 /// 1970-01-01 (negative before). The conversions are Howard Hinnant's `days_from_civil` and
 /// `civil_from_days` algorithms, exact for every representable date and free of Foundation.
@@ -15,7 +12,6 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public let day: Int
 
     /// Creates a date, or `nil` when the month or day does not exist.
-    @inlinable
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else {
             return nil
@@ -26,25 +22,21 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Creates the date of a day number (days since 1970-01-01).
-    @inlinable
     public init(dayNumber: Int) {
         (year, month, day) = CivilDays.civil(dayNumber: dayNumber)
     }
 
     /// Days since 1970-01-01 (negative before).
-    @inlinable
     public var dayNumber: Int {
         CivilDate.dayNumber(year: year, month: month, day: day)
     }
 
     /// The day of the week.
-    @inlinable
     public var weekday: Weekday {
         Weekday(dayNumber: dayNumber)
     }
 
     /// The date `days` days later (earlier when negative).
-    @inlinable
     public func adding(days: Int) -> CivilDate {
         CivilDate(dayNumber: dayNumber + days)
     }
@@ -57,7 +49,6 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Parses `YYYY-MM-DD` (exactly four year digits), or returns `nil`.
-    @inlinable
     public init?(parsing text: some StringProtocol) {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
@@ -67,25 +58,21 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(year: y, month: m, day: d)
     }
 
-    @inlinable
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
     /// The day number of a civil date (days since 1970-01-01).
-    @inlinable
     public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         CivilDays.dayNumber(year: year, month: month, day: day)
     }
 
     /// Whether `year` is a Gregorian leap year.
-    @inlinable
     public static func isLeapYear(_ year: Int) -> Bool {
         CivilDays.isLeapYear(year)
     }
 
     /// The number of days of a month.
-    @inlinable
     public static func daysInMonth(year: Int, month: Int) -> Int {
         CivilDays.daysInMonth(year: year, month: month)
     }

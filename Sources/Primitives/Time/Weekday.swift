@@ -11,7 +11,6 @@ public enum Weekday: Int, CaseIterable, Hashable, Sendable, CustomStringConverti
     }
 
     /// Saturday or Sunday.
-    @inlinable
     public var isWeekend: Bool { self == .saturday || self == .sunday }
 
     /// The three-letter key used in `flows/`: `mon`, `tue`, ...
