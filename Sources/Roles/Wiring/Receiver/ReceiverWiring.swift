@@ -53,10 +53,7 @@ struct ReceiverWiring: Sendable {
                 messageTimeoutMilliseconds: settings.receiverProduceTimeoutMilliseconds,
                 idempotent: true),
             logger: Logger(label: "kafka.receiver"))
-        let topics: [ConnectStream: String] = [
-            .contactRecords: settings.contactRecordsTopic, .agentEvents: settings.agentEventsTopic,
-            .contactEvents: settings.contactEventsTopic,
-        ]
+        let topics = Dictionary(uniqueKeysWithValues: ConnectStream.allCases.map { ($0, settings.topic(of: $0)) })
         routes = ReceiverRoutes(
             publisher: KafkaRecordPublisher(producer: producer, topics: topics), configuration: configuration)
         readinessCheck = ReceiverReadinessCheck(producer: producer, topics: settings.topics)
