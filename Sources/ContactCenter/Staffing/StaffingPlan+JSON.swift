@@ -2,15 +2,16 @@ import Primitives
 
 extension StaffingPlan {
     /// The plan as one JSON object (`GET /v1/staffing`): per queue and date its slots, and the
-    /// notes. Figures the model cannot give (no AHT, unbounded ASA) are null, never NaN.
+    /// notes. Figures the model cannot give (no AHT, unbounded ASA) are null, never NaN. With
+    /// `staffedNow`, each queue carries its `staffed_now` (``StaffedNow/queues``); without, null.
     ///
     /// ```json
-    /// {"notes":[…],"queues":[{"queue":"arn…","queue_name":"Reservations","days":[{"date":"2026-12-30",
+    /// {"notes":[…],"queues":[{"queue":"arn…","queue_name":"Reservations","staffed_now":2.5,"days":[{"date":"2026-12-30",
     ///  "day_types":"weekday+holiday","agent_hours":12,"slots":[{"start":"10:00","slot":40,"offered":6.2,
     ///  "aht_s":120,"agents":3,"fractional_agents":2.41,"scheduled_agents":4,"service_level":0.91,
     ///  "connect_service_level":0.94,"occupancy":0.55,"probability_of_abandoning":0.01}]}]}]}
     /// ```
-    public func json(queueNames: [String: String]) -> String {
+    public func json(queueNames: [String: String], staffedNow: StaffedNow? = nil) -> String {
         var writer = JSONWriter(capacity: 4096 + rows.count * 256)
         writer.beginObject()
         writer.key("notes")
@@ -42,6 +43,7 @@ extension StaffingPlan {
                 writer.beginObject()
                 writer.member("queue", f.queue)
                 writer.member("queue_name", queueNames[f.queue] ?? f.queue)
+                optional("staffed_now", staffedNow.map { $0.queues[f.queue] ?? 0 })
                 writer.key("days")
                 writer.beginArray()
             }

@@ -67,7 +67,8 @@ public enum DevRole {
             attributeKeys: settings.analystAttributeKeys, flows: { store.current?.flows })
         let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
         let receiver = try ReceiverWiring(settings: settings, bootstrap: bootstrap, open: true, logger: logger)
-        let mcp = MCPWiring(settings: settings, hook: hook, floor: floor, open: true, logger: logger)
+        let planner = StaffingPlanner.console(client: postgres, logger: logger)
+        let mcp = MCPWiring(settings: settings, hook: hook, floor: floor, staffing: planner, open: true, logger: logger)
         let http = context.http(
             readiness: [
                 DatabaseReadinessCheck(client: postgres),
@@ -78,7 +79,7 @@ public enum DevRole {
             ] + (receiver.readinessCheck.map { [$0] } ?? []),
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
             routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes]
-                + [StaffingPlanner.routes(settings: settings, client: postgres, logger: logger)],
+                + [planner.routes(settings: settings, floor: floor)],
             drain: ShutdownDrain(), guardsLocalAccess: !open.isEmpty)
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,

@@ -2,7 +2,8 @@ import ContactCenter
 import Foundation
 
 /// `queue_status`: the live floor as the console shows it (``FloorView``), per queue: contacts
-/// waiting, the oldest wait, agents available, and an expected wait.
+/// waiting, the oldest wait, agents available, the agents staffed by routing profile
+/// (``StaffedNow``, the console's and `GET /v1/staffing`'s figure), and an expected wait.
 ///
 /// The expected wait is an estimate, not a measurement: with an agent available and nobody
 /// ahead it is 0; otherwise a new caller is `waiting + 1` in line, served by the queue's agents
@@ -10,6 +11,8 @@ import Foundation
 /// assumedHandleSeconds`` per contact: `ceil((waiting + 1 - available) / agents) × handle time`.
 struct QueueTools: Sendable {
     let floor: @Sendable () async -> FloorView?
+    /// The forecast loads that share multi-queue agents out among their queues.
+    let staffing: FloorStaffing
     let assumedHandleSeconds: Int
     let now: @Sendable () -> Date
 
@@ -21,6 +24,8 @@ struct QueueTools: Sendable {
         var oldestWaitSeconds: Int?
         var agentsAvailable: Int
         var agentsOnContact: Int
+        /// Agents staffed by routing profile, an agent serving several queues shared among them.
+        var agentsStaffed: Double
         var expectedWaitSeconds: Int
         var offeredToday: Int
         var answeredToday: Int
@@ -33,7 +38,9 @@ struct QueueTools: Sendable {
             name: "queue_status", title: "Queue status",
             description: """
                 The contact center's queues right now: contacts waiting, the oldest wait, agents available and on \
-                a contact, and an expected wait for a new caller (an estimate: the callers ahead divided among the \
+                a contact, agents staffed (available, on a contact or in after-contact work, by routing profile; an \
+                agent serving several queues counts toward each in proportion to its forecast load now, so the \
+                figure can be fractional), and an expected wait for a new caller (an estimate: the callers ahead divided among the \
                 queue's agents, times an assumed handle time of \(assumedHandleSeconds) s). One queue by name or id, \
                 or all of them.
                 """,
@@ -61,7 +68,8 @@ struct QueueTools: Sendable {
                         "no queue \"\(wanted)\"; the queues are \(names.isEmpty ? "none yet" : names)")
                 }
             }
-            let statuses = queues.map { status(of: $0, agents: view.agents) }
+            let staffed = StaffedNow(view: view, offeredLoad: await staffing.offeredLoad())
+            let statuses = queues.map { status(of: $0, agents: view.agents, staffed: staffed.queues[$0.id] ?? 0) }
             let text =
                 statuses.isEmpty
                 ? language.pick("キューの情報はまだありません。", "No queue has been seen yet.")
@@ -76,7 +84,7 @@ struct QueueTools: Sendable {
         }
     }
 
-    func status(of queue: QueueView, agents: [AgentView]) -> QueueStatus {
+    func status(of queue: QueueView, agents: [AgentView], staffed: Double) -> QueueStatus {
         let serving = agents.filter { $0.queues.contains(queue.name) || $0.queues.contains(queue.id) }
         let available = serving.filter { $0.activity == .available }.count
         let onContact = serving.filter { $0.activity == .onContact || $0.activity == .afterContactWork }.count
@@ -89,7 +97,8 @@ struct QueueTools: Sendable {
         let oldest = queue.oldestWaitSince.map { max(0, Int(now().timeIntervalSince($0.date))) }
         return QueueStatus(
             queueId: queue.id, name: queue.name, waiting: queue.waiting, oldestWaitSeconds: oldest,
-            agentsAvailable: available, agentsOnContact: onContact, expectedWaitSeconds: expected,
+            agentsAvailable: available, agentsOnContact: onContact,
+            agentsStaffed: staffed, expectedWaitSeconds: expected,
             offeredToday: queue.offered, answeredToday: queue.answered, abandonedToday: queue.abandoned,
             serviceLevel: queue.serviceLevel)
     }
@@ -97,8 +106,18 @@ struct QueueTools: Sendable {
     func describe(_ status: QueueStatus, language: ToolLanguage) -> String {
         let minutes = (status.expectedWaitSeconds + 59) / 60
         return language.pick(
-            "\(status.name)：待ち\(status.waiting)件、対応可能なエージェント\(status.agentsAvailable)人、予想待ち時間 約\(minutes)分",
+            "\(status.name)：待ち\(status.waiting)件、対応可能なエージェント\(status.agentsAvailable)人、"
+                + "在席\(Self.figure(status.agentsStaffed))人、予想待ち時間 約\(minutes)分",
             "\(status.name): \(status.waiting) waiting, \(status.agentsAvailable) agents available, "
-                + "expected wait about \(minutes) min")
+                + "\(Self.figure(status.agentsStaffed)) staffed, expected wait about \(minutes) min")
+    }
+
+    /// A staffed figure as people write it, to 2 decimals: "2", "2.5", "0.33".
+    static func figure(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let whole = String(hundredths / 100)
+        let fraction = hundredths % 100
+        if fraction == 0 { return whole }
+        return fraction % 10 == 0 ? "\(whole).\(fraction / 10)" : "\(whole).\(String(fraction + 100).dropFirst())"
     }
 }

@@ -21,14 +21,21 @@ public enum SwitchboardTools {
     ///   - flows: The flows the hook evaluates.
     ///   - floor: The floor's current view (`nil` where no floor runs: `queue_status` then says so).
     ///   - version: The server's version, for `serverInfo`.
+    ///   - staffing: The forecast `queue_status` shares multi-queue agents by (``StaffedNow``);
+    ///     `nil` where no database is: they count equally toward their queues.
+    ///   - timeZone: The business time zone, for the forecast's current slot.
     ///   - assumedHandleSeconds: The handle time of `queue_status`'s expected wait.
     ///   - now: The clock (tests).
     public static func server(
         flows: any FlowProvider, floor: (@Sendable () async -> FloorView?)?, version: String,
+        staffing: (any StaffingSource)? = nil, timeZone: TimeZone = TimeZone(identifier: "Asia/Tokyo")!,
         assumedHandleSeconds: Int = 300, now: @escaping @Sendable () -> Date = { Date() }
     ) -> MCPServer {
         let stores = StoreTools(flows: flows, now: now)
-        let queues = QueueTools(floor: floor ?? { nil }, assumedHandleSeconds: assumedHandleSeconds, now: now)
+        let view = floor ?? { nil }
+        let queues = QueueTools(
+            floor: view, staffing: FloorStaffing(floor: view, source: staffing, timeZone: timeZone),
+            assumedHandleSeconds: assumedHandleSeconds, now: now)
         return MCPServer(version: version, instructions: instructions, tools: stores.tools + [queues.tool])
     }
 

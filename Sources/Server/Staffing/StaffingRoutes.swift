@@ -5,41 +5,54 @@ import Primitives
 
 /// `GET /v1/staffing?queue=&from=&to=&service_level=80/20&model=&max_occupancy=&shrinkage=`: the
 /// forecast and the agents needed per queue and 15 minutes (docs/staffing.md), as the console's
-/// staffing panel reads it, with `now_date` and `now_slot`. Same tokens as the console's streams. `from` and `to` default to
-/// today in `timeZone`.
+/// staffing panel reads it, with `now_date` and `now_slot`. Same tokens as the console's streams.
+/// `from` and `to` default to today in `timeZone`. Where a floor runs, `staffed_now` gives the
+/// agents staffed now: the whole pool at the top, and per queue by routing profile
+/// (``StaffedNow``); `null` without a floor.
 public struct StaffingRoutes: RouteProvider {
     let source: any StaffingSource
     let tokens: AccessTokens
     let timeZone: TimeZone
+    let floor: FloorStaffing?
 
     /// Creates the routes.
     /// - Parameters:
     ///   - source: Where plans come from.
     ///   - tokens: The console's tokens; empty leaves it open (development only).
     ///   - timeZone: The business time zone, for "today".
-    public init(source: any StaffingSource, tokens: AccessTokens, timeZone: TimeZone) {
+    ///   - floor: The live floor's staffed figures; `nil` where no floor runs.
+    public init(source: any StaffingSource, tokens: AccessTokens, timeZone: TimeZone, floor: FloorStaffing? = nil) {
         self.source = source
         self.tokens = tokens
         self.timeZone = timeZone
+        self.floor = floor
     }
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
         let group = router.group("/v1/staffing").add(middleware: FloorTokenMiddleware(tokens: tokens))
-        group.get { [source, timeZone] request, _ -> Response in
+        group.get { [source, timeZone, floor] request, _ -> Response in
             let now = Self.now(in: timeZone)
             let result: (plan: StaffingPlan, queueNames: [String: String])
+            let planRequest: StaffingPlanRequest
             do {
-                result = try await source.staffing(try Self.request(request.uri.queryParameters, today: now.date))
+                planRequest = try Self.request(request.uri.queryParameters, today: now.date)
+                result = try await source.staffing(planRequest)
             } catch let refusal as StaffingRequestError {
                 throw APIError.badRequest(refusal.message(naming: Self.parameter))
             }
+            // A plan of today for every queue holds the loads already; otherwise they are read.
+            let loads =
+                planRequest.queue == nil && planRequest.dates.contains(now.date)
+                ? result.plan.offeredLoad(on: now.date, slot: now.slot) : nil
+            let staffed = await floor?.staffedNow(at: now, loads: loads)
+            let pool = staffed.map { String($0.pool) } ?? "null"
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                 body: ResponseBody(
                     byteBuffer: ByteBuffer(
-                        string: "{\"now_date\":\"\(now.date)\",\"now_slot\":\(now.slot.index),"
-                            + result.plan.json(queueNames: result.queueNames).dropFirst())))
+                        string: "{\"now_date\":\"\(now.date)\",\"now_slot\":\(now.slot.index),\"staffed_now\":\(pool),"
+                            + result.plan.json(queueNames: result.queueNames, staffedNow: staffed).dropFirst())))
         }
     }
 

@@ -17,8 +17,13 @@ public struct MCPWiring: Sendable {
     ///   - settings: The `SWITCHBOARD_MCP_*` settings.
     ///   - hook: The hook whose flows the tools read.
     ///   - floor: The floor whose view `queue_status` reads.
+    ///   - staffing: The forecast `queue_status` shares multi-queue agents by; `nil` without a
+    ///     database.
     ///   - open: Whether no credentials leaves the endpoint open (dev).
-    public init(settings: Settings, hook: HookWiring, floor: FloorWiring?, open: Bool, logger: Logger) {
+    public init(
+        settings: Settings, hook: HookWiring, floor: FloorWiring?, staffing: (any StaffingSource)? = nil, open: Bool,
+        logger: Logger
+    ) {
         let mcp = settings.mcp
         let oauth = mcp.oauthIssuer.flatMap { issuer in
             mcp.oauthJWKSURL.map { url in
@@ -44,7 +49,7 @@ public struct MCPWiring: Sendable {
         }
         let server = SwitchboardTools.server(
             flows: hook.store, floor: floor.map { SwitchboardTools.floorView($0.publisher) }, version: Self.version,
-            assumedHandleSeconds: mcp.assumedHandleSeconds)
+            staffing: staffing, timeZone: settings.floorTimeZone, assumedHandleSeconds: mcp.assumedHandleSeconds)
         routes = MCPRoutes(server: server, configuration: configuration, logger: Logger(label: "switchboard.mcp"))
     }
 }

@@ -19,12 +19,20 @@ extension StaffingPlanner: StaffingSource {
         return (result.plan, result.queueNames)
     }
 
-    /// `GET /v1/staffing` over `client`, with the console's tokens; the history is brought up to
-    /// date at most every 5 minutes.
-    public static func routes(settings: Settings, client: PostgresClient, logger: Logger) -> StaffingRoutes {
-        StaffingRoutes(
-            source: StaffingPlanner(client: client, logger: logger, refreshEvery: .seconds(300)),
-            tokens: AccessTokens(settings.consoleTokens),
-            timeZone: settings.floorTimeZone)
+    /// The planner `GET /v1/staffing` and the MCP tools read over `client`: the history is
+    /// brought up to date at most every 5 minutes.
+    public static func console(client: PostgresClient, logger: Logger) -> StaffingPlanner {
+        StaffingPlanner(client: client, logger: logger, refreshEvery: .seconds(300))
+    }
+
+    /// `GET /v1/staffing` from this planner, with the console's tokens, and the agents staffed
+    /// now on `floor`.
+    public func routes(settings: Settings, floor: FloorWiring?) -> StaffingRoutes {
+        let timeZone = settings.floorTimeZone
+        return StaffingRoutes(
+            source: self, tokens: AccessTokens(settings.consoleTokens), timeZone: timeZone,
+            floor: floor.map {
+                FloorStaffing(floor: SwitchboardTools.floorView($0.publisher), source: self, timeZone: timeZone)
+            })
     }
 }
