@@ -8,9 +8,10 @@ Chromium must already run headless with `--remote-debugging-port=0 --user-data-d
 DIR/DevToolsActivePort, opens a page, loads URL (the console of `switchboard-bench console-demo`, whose
 floor is fixed), and waits, inside the page, until the rendered DOM shows that floor: a
 MutationObserver re-reads the DOM on every change, so the check ends the moment the page is right,
-or when the deadline passes. Then it reports every check, saves a screenshot (console.png) and
-the DOM (console.html) in the artifacts folder, and exits non-zero on any mismatch or uncaught
-exception in the page.
+or when the deadline passes. Then it reports every check, saves a screenshot (console.png), clicks
+the language button and checks the staffing panel in Japanese (console-ja.png), saves the DOM
+(console.html) in the artifacts folder, and exits non-zero on any mismatch or uncaught exception
+in the page.
 
 Python's standard library only: the WebSocket client below is the small part of RFC 6455 CDP needs
 (handshake, masked client text frames, server frames with 16- and 64-bit lengths, fragmented
@@ -32,17 +33,47 @@ import urllib.parse
 
 # What `switchboard-bench console-demo` produces (DemoFloorScene in Sources/SwitchboardBench/ConsoleDemoCommand.swift).
 EXPECTED = {
-    "tiles": {"available": "1", "connecting": "0", "onContact": "1", "afterContactWork": "1", "error": "0",
+    "tiles": {"available": "5", "connecting": "0", "onContact": "1", "afterContactWork": "1", "error": "0",
               "customStatus": "1", "offline": "1", "contactsWaiting": "2"},
     "activities": {"花子 佐藤": "available", "太郎 鈴木": "onContact", "美咲 高橋": "afterContactWork",
-                   "健 田中": "customStatus", "翔 伊藤": "offline"},
+                   "健 田中": "customStatus", "翔 伊藤": "offline", "陽菜 中村": "available", "蓮 小林": "available",
+                   "結衣 加藤": "available", "大翔 吉田": "available"},
     "statuses": {"健 田中": "Lunch"},
     "contactStates": {"太郎 鈴木": "Connected"},
-    "queuesWaiting": {"Osaka Delivery": "1", "Tokyo Reservations": "1"},
-    # The staffing panel (DemoStaffingSource): needed now / staffed now (3 routable agents on the
-    # demo floor), red when understaffed, and the day type of the queue's stores.
-    "staffing": {"Tokyo Reservations": {"figure": "4 / 3", "understaffed": True, "dayType": "holiday"},
-                 "Osaka Delivery": {"figure": "3 / 3", "understaffed": False, "dayType": "weekday"}},
+    "queuesWaiting": {"Fukuoka Ramen": "0", "Kyoto Kaiseki": "0", "Osaka Delivery": "1", "Overflow": "0",
+                      "Sapporo Izakaya": "0", "Tokyo Reservations": "1"},
+    # The staffing panel (DemoStaffingSource's plan, the demo floor's routing profiles), worked
+    # out by hand. Load now, in Erlangs (contacts x 180 s / 900 s): Tokyo 2, Osaka 1, Kyoto 0.4,
+    # the rest 0. Staffed agents (available, on a contact, after-contact work) and their shares:
+    # 佐藤 (Tokyo, Osaka) 2/3 + 1/3; 鈴木 (Tokyo) 1; 高橋 (Osaka, Kyoto, Overflow) 5/7 + 2/7 + 0;
+    # 中村 (Osaka) 1; 小林 (Osaka, Kyoto) 5/7 + 2/7; 加藤 (Kyoto) 1; 吉田 (Osaka) 1. 田中 (lunch) and
+    # 伊藤 (offline) do not count. Tokyo 5/3 = 1.7, Kyoto 11/7 = 1.6, Osaka 79/21 = 3.8; pool 7.
+    # Needed now (Erlang C, 80/20): Tokyo 4, Osaka 3, Kyoto 2 (fractional 3.76 + 2.44 + 1.55, so
+    # 8 for all queues). Shortfall: Tokyo 2.3, Kyoto 0.4 (both short, marked), Osaka -0.8.
+    # Service level today on the floor: Tokyo's answered contact waited 40 s (its events say it
+    # was enqueued 40 s before each event), so 0 of 2 queued within 20 s; Osaka 0 of 1; Kyoto
+    # none queued.
+    # Sapporo, Fukuoka and Overflow need nobody now or in the next 3 hours: one folded line.
+    "staffingOrder": ["Tokyo Reservations", "Kyoto Kaiseki", "Osaka Delivery"],
+    "staffing": {
+        "Tokyo Reservations": {"figure": "4 / 1.7", "short": True, "shortfall": "−2.3", "dayType": "holiday",
+                               "serviceLevel": "0%", "bars": 12, "barsOver": 12},
+        "Kyoto Kaiseki": {"figure": "2 / 1.6", "short": True, "shortfall": "−0.4", "dayType": "weekday",
+                          "serviceLevel": "–", "bars": 12, "barsOver": 12},
+        "Osaka Delivery": {"figure": "3 / 3.8", "short": False, "shortfall": "", "dayType": "weekday",
+                           "serviceLevel": "0%", "bars": 12, "barsOver": 0},
+    },
+    "quiet": "Quiet queues (3): Fukuoka Ramen, Overflow, Sapporo Izakaya",
+    "total": {"figure": "8 / 7", "short": True, "shortfall": "−1"},
+}
+
+# The same panel after the language button: Japanese labels and marks.
+EXPECTED_JA = {
+    "heading": "必要人員（予測）",
+    "quiet": "落ち着いているキュー (3): Fukuoka Ramen, Overflow, Sapporo Izakaya",
+    "marks": ["▲ 不足", "▲ 不足"],
+    "total": "全キュー",
+    "lang": "ja",
 }
 
 # Reads what the checks need from the DOM. Rows and cells are read by their structure, as a
@@ -61,14 +92,27 @@ READ_DOM_JS = r"""
   }));
   const queues = [...document.querySelectorAll("#queues tbody tr[data-queue-id]")].map((row) =>
     [...row.cells].map((cell) => cell.textContent.trim()));
-  const staffing = Object.fromEntries([...document.querySelectorAll("#staffing tbody tr[data-queue-id]")].map((row) => [
-    row.cells[0].textContent.trim(),
-    { figure: row.cells[3].textContent.trim(), understaffed: row.cells[3].classList.contains("understaffed"),
-      dayType: row.querySelector(".badge")?.dataset.dayType ?? null },
+  const staffingRows = [...document.querySelectorAll("#staffing tbody tr[data-queue-id]")];
+  const queueName = (row) => row.cells[0].firstChild?.textContent.trim() ?? "";
+  const staffingOrder = staffingRows.map(queueName);
+  const staffing = Object.fromEntries(staffingRows.map((row) => [
+    queueName(row),
+    { figure: row.cells[4].textContent.trim(),
+      short: row.classList.contains("short") && row.cells[4].classList.contains("understaffed") &&
+        row.querySelector(".mark") != null,
+      shortfall: row.cells[5].textContent.trim(),
+      dayType: row.querySelector(".badge")?.dataset.dayType ?? null,
+      serviceLevel: row.cells[2].textContent.trim(),
+      bars: row.querySelectorAll("svg.sparkline rect.bar").length,
+      barsOver: row.querySelectorAll("svg.sparkline rect.bar.over").length },
   ]));
+  const totalRow = document.querySelector("#staffing tbody tr.total");
+  const total = totalRow ? { figure: totalRow.cells[4].textContent.trim(),
+    short: totalRow.cells[4].classList.contains("understaffed"), shortfall: totalRow.cells[5].textContent.trim() } : null;
+  const quiet = text("#staffing tbody tr.quiet");
   const banner = document.querySelector("#banner");
   return {
-    tiles, agents, queues, staffing,
+    tiles, agents, queues, staffing, staffingOrder, total, quiet,
     bodyClasses: [...document.body.classList],
     bannerHidden: banner ? banner.hidden : null,
     dayType: text("#day-type"),
@@ -107,6 +151,9 @@ new Promise((resolve) => {
     for (const [name, wanted] of Object.entries(expected.staffing)) {
       if (JSON.stringify(state.staffing[name]) !== JSON.stringify(wanted)) out.push(`staffing ${name}`);
     }
+    if (JSON.stringify(state.staffingOrder) !== JSON.stringify(expected.staffingOrder)) out.push("staffing order");
+    if (JSON.stringify(state.total) !== JSON.stringify(expected.total)) out.push("staffing total");
+    if (state.quiet !== expected.quiet) out.push("quiet queues");
     return out;
   };
   let done = false;
@@ -335,7 +382,40 @@ def check(state):
     expect("day type shown", bool(state["dayType"]), True)
     for name, wanted in EXPECTED["staffing"].items():
         expect(f"staffing {name}", state["staffing"].get(name), wanted)
+    expect("staffing order (by shortfall)", state["staffingOrder"], EXPECTED["staffingOrder"])
+    expect("staffing all queues", state["total"], EXPECTED["total"])
+    expect("quiet queues folded", state["quiet"], EXPECTED["quiet"])
     return failures
+
+
+# Clicks the language button, then resolves with the Japanese panel once it matches EXPECTED_JA
+# (or its last state at the deadline).
+JAPANESE_JS = r"""
+new Promise((resolve) => {
+  const expected = %(expected)s;
+  const read = () => ({
+    heading: document.querySelector("#staffing-section h2")?.textContent.trim() ?? "",
+    quiet: document.querySelector("#staffing tbody tr.quiet")?.textContent.trim() ?? "",
+    marks: [...document.querySelectorAll("#staffing .mark")].map((mark) => mark.textContent.trim()),
+    total: document.querySelector("#staffing tbody tr.total")?.cells[0].textContent.trim() ?? "",
+    lang: document.documentElement.lang,
+  });
+  let done = false;
+  const finish = (reached) => {
+    if (done) return;
+    done = true;
+    observer.disconnect();
+    clearTimeout(timer);
+    resolve({ reached, state: read() });
+  };
+  const check = () => { if (!done && JSON.stringify(read()) === JSON.stringify(expected)) finish(true); };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  const timer = setTimeout(() => finish(false), %(timeout_ms)d);
+  document.querySelector("#language").click();
+  check();
+})
+"""
 
 
 def main():
@@ -343,7 +423,7 @@ def main():
     parser.add_argument("--profile", required=True, help="Chromium's --user-data-dir")
     parser.add_argument("--browser-pid", required=True, type=int, help="Chromium's process id")
     parser.add_argument("--url", required=True, help="the console URL, token included")
-    parser.add_argument("--artifacts", required=True, help="where console.png and console.html go")
+    parser.add_argument("--artifacts", required=True, help="where console.png, console-ja.png and console.html go")
     parser.add_argument("--timeout", type=float, default=30, help="seconds for the whole check")
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=1000)
@@ -383,14 +463,32 @@ def main():
         print(f"  DOM {'reached the expected floor' if outcome['reached'] else 'did NOT reach the expected floor'}"
               f" after {time.monotonic() - started:.2f} s ({outcome['state']['seq']})")
         failures = check(outcome["state"])
-        if cdp.exceptions:
-            print(f"  FAIL uncaught exceptions in the page: {len(cdp.exceptions)}")
-            failures.append("page exceptions")
 
         os.makedirs(args.artifacts, exist_ok=True)
         screenshot = cdp.call("Page.captureScreenshot", deadline, session, format="png")
         with open(os.path.join(args.artifacts, "console.png"), "wb") as file:
             file.write(base64.b64decode(screenshot["data"]))
+
+        page_timeout_ms = int(max(0.0, deadline.remaining("the page") - 2) * 1000)
+        result = cdp.call("Runtime.evaluate", deadline, session, awaitPromise=True, returnByValue=True,
+                          expression=JAPANESE_JS % {"expected": json.dumps(EXPECTED_JA, ensure_ascii=False),
+                                                    "timeout_ms": page_timeout_ms})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"the Japanese check threw: {result['exceptionDetails']}")
+        japanese = result["result"]["value"]["state"]
+        for key, wanted in EXPECTED_JA.items():
+            good = japanese.get(key) == wanted
+            print(f"  {'ok ' if good else 'FAIL'} Japanese {key}: {japanese.get(key)!r}"
+                  + ("" if good else f" (wanted {wanted!r})"))
+            if not good:
+                failures.append(f"Japanese {key}")
+        screenshot = cdp.call("Page.captureScreenshot", deadline, session, format="png")
+        with open(os.path.join(args.artifacts, "console-ja.png"), "wb") as file:
+            file.write(base64.b64decode(screenshot["data"]))
+        if cdp.exceptions:
+            print(f"  FAIL uncaught exceptions in the page: {len(cdp.exceptions)}")
+            failures.append("page exceptions")
+
         html = cdp.call("Runtime.evaluate", deadline, session,
                         expression="document.documentElement.outerHTML", returnByValue=True)
         with open(os.path.join(args.artifacts, "console.html"), "w", encoding="utf-8") as file:

@@ -7,9 +7,9 @@
 # floor feed, a fixed demo floor; no PostgreSQL) on a free port with a console token, and starts
 # headless Chromium with the DevTools protocol on. scripts/browser-test.py then loads /console
 # and waits, inside the page, until the rendered DOM shows the demo floor (agent names, their
-# activities and statuses, the wallboard counts, the queues, live and not reconnecting), at most
-# SWITCHBOARD_BROWSER_TIMEOUT seconds (30); it saves a screenshot and the DOM in
-# .artifacts/browser/. Exits non-zero on any mismatch, and when Chromium cannot run: it never skips.
+# activities and statuses, the wallboard counts, the queues, the staffing panel in shortfall
+# order with its marks, live and not reconnecting), then the panel in Japanese, at most
+# SWITCHBOARD_BROWSER_TIMEOUT seconds (30); it saves screenshots and the DOM in .artifacts/browser/. Exits non-zero on any mismatch, and when Chromium cannot run: it never skips.
 #
 # SWITCHBOARD_BENCH_BINARY: the switchboard-bench binary to serve (scripts/test.sh passes the one its tests
 # built); without it, this script builds one (SWITCHBOARD_BUILD: debug or release).
@@ -39,7 +39,7 @@ fi
 
 artifacts="$PWD/.artifacts/browser"
 mkdir -p "$artifacts"
-rm -f "$artifacts/console.png" "$artifacts/console.html" "$artifacts/check.py"
+rm -f "$artifacts/console.png" "$artifacts/console-ja.png" "$artifacts/console.html" "$artifacts/check.py"
 workdir=$(mktemp -d /tmp/switchboard-browser.XXXXXX)
 server=""
 browser=""
@@ -109,7 +109,7 @@ status=0
 wait "$checker" || status=$?
 checker=""
 
-[ -s "$artifacts/console.png" ] && log "screenshot .artifacts/browser/console.png, DOM .artifacts/browser/console.html"
+[ -s "$artifacts/console.png" ] && log "screenshots .artifacts/browser/console.png and console-ja.png, DOM .artifacts/browser/console.html"
 if [ "$status" -ne 0 ]; then
     echo "browser test FAILED after $(elapsed); Chromium's log:" >&2
     tail -n 20 "$artifacts/chromium.log" >&2 || true

@@ -272,6 +272,13 @@ async def sdk_checks(base):
         first = queues[0]
         for key in ("waiting", "agentsAvailable", "expectedWaitSeconds"):
             check(isinstance(first[key], int), f"queue_status {key}: {first}")
+        # Staffed by routing profile: every staffed agent adds up to 1 across its queues, while
+        # agentsAvailable and agentsOnContact count such an agent in each of its queues.
+        staffed = [queue.get("agentsStaffed") for queue in queues]
+        check(all(isinstance(value, (int, float)) and value >= 0 for value in staffed),
+              f"queue_status agentsStaffed: {staffed}")
+        check(sum(staffed) <= sum(queue["agentsAvailable"] + queue["agentsOnContact"] for queue in queues) + 1e-9,
+              f"queue_status agentsStaffed sum: {staffed}")
         error, content, text = await call(s, "queue_status", {"queue": first["name"], "language": "en"})
         check(not error and len(content["queues"]) == 1 and "waiting" in text, f"queue_status one: {content}")
         error, content, text = await call(s, "queue_status", {"queue": "no-such-queue"})

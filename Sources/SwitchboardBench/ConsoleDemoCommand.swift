@@ -62,7 +62,10 @@ struct ConsoleDemoCommand: AsyncParsableCommand {
                     floor.routes,
                     StaffingRoutes(
                         source: DemoStaffingSource(), tokens: AccessTokens(settings.consoleTokens),
-                        timeZone: settings.floorTimeZone),
+                        timeZone: settings.floorTimeZone,
+                        floor: FloorStaffing(
+                            floor: SwitchboardTools.floorView(floor.publisher), source: DemoStaffingSource(),
+                            timeZone: settings.floorTimeZone)),
                 ]
             ),
             logger: Logger(label: "switchboard.http")
@@ -107,16 +110,28 @@ private struct ConsoleDemoStartup: Service {
     }
 }
 
-/// A small floor for demonstrations and the browser test: five agents in five activities, two
-/// queues, two contacts waiting and one answered.
+/// A small floor for demonstrations and the browser test: nine agents in five activities on
+/// routing profiles that serve one to six queues, six queues, two contacts waiting and one
+/// answered.
 struct DemoFloorScene: Sendable {
     static let instance = "arn:aws:connect:ap-northeast-1:123456789012:instance/5b6c0d9e-demo-4000-8000-000000000000"
-    static let tokyo = ResourceReference(arn: "\(instance)/queue/tokyo-reservations", name: "Tokyo Reservations")
-    static let osaka = ResourceReference(arn: "\(instance)/queue/osaka-delivery", name: "Osaka Delivery")
-    /// (last name, first name, username).
-    static let agents = [
-        ("佐藤", "花子", "hanako.sato"), ("鈴木", "太郎", "taro.suzuki"), ("高橋", "美咲", "misaki.takahashi"),
-        ("田中", "健", "ken.tanaka"), ("伊藤", "翔", "sho.ito"),
+    static func queue(_ id: String, _ name: String) -> ResourceReference {
+        ResourceReference(arn: "\(instance)/queue/\(id)", name: name)
+    }
+    static let tokyo = queue("tokyo-reservations", "Tokyo Reservations")
+    static let osaka = queue("osaka-delivery", "Osaka Delivery")
+    static let kyoto = queue("kyoto-kaiseki", "Kyoto Kaiseki")
+    static let sapporo = queue("sapporo-izakaya", "Sapporo Izakaya")
+    static let fukuoka = queue("fukuoka-ramen", "Fukuoka Ramen")
+    static let overflow = queue("overflow", "Overflow")
+    static let queues = [tokyo, osaka, kyoto, sapporo, fukuoka, overflow]
+    /// (last name, first name, username, the queues of the agent's routing profile).
+    static let agents: [(String, String, String, [ResourceReference])] = [
+        ("佐藤", "花子", "hanako.sato", [tokyo, osaka]), ("鈴木", "太郎", "taro.suzuki", [tokyo]),
+        ("高橋", "美咲", "misaki.takahashi", [osaka, kyoto, overflow]), ("田中", "健", "ken.tanaka", [tokyo]),
+        ("伊藤", "翔", "sho.ito", queues), ("中村", "陽菜", "hina.nakamura", [osaka]),
+        ("小林", "蓮", "ren.kobayashi", [osaka, kyoto]), ("加藤", "結衣", "yui.kato", [kyoto]),
+        ("吉田", "大翔", "hiroto.yoshida", [osaka]),
     ]
 
     let settings: Settings
@@ -129,7 +144,7 @@ struct DemoFloorScene: Sendable {
         _ index: Int, status: String, type: AgentStatus.Kind, contacts: [AgentContact] = [], at: UTCTimestamp,
         since: UTCTimestamp
     ) -> AgentEvent {
-        let (last, first, username) = Self.agents[index]
+        let (last, first, username, queues) = Self.agents[index]
         return AgentEvent(
             agentArn: Self.agentArn(index), eventId: UUID().uuidString, eventTimestamp: at, eventType: .stateChange,
             currentSnapshot: AgentSnapshot(
@@ -137,8 +152,8 @@ struct DemoFloorScene: Sendable {
                 configuration: AgentConfiguration(
                     username: username, firstName: first, lastName: last,
                     routingProfile: AgentRoutingProfile(
-                        arn: "\(Self.instance)/routing-profile/restaurants", name: "Restaurants",
-                        inboundQueues: [Self.tokyo, Self.osaka])),
+                        arn: "\(Self.instance)/routing-profile/demo-\(index)", name: "Demo \(index)",
+                        inboundQueues: queues)),
                 contacts: contacts))
     }
 
@@ -162,7 +177,7 @@ struct DemoFloorScene: Sendable {
             topic: settings.contactEventsTopic, key: Array(event.contactId.utf8), value: Array(event.jsonData()))
     }
 
-    /// Available, on a call, in after-contact work, at lunch, offline; two callers waiting.
+    /// Available (five), on a call, in after-contact work, at lunch, offline; two callers waiting.
     func produceInitialScene() async throws {
         let now = UTCTimestamp(Date())
         let earlier = now.adding(seconds: -95)
@@ -179,6 +194,9 @@ struct DemoFloorScene: Sendable {
             agentEvent(2, status: "Available", type: .routable, contacts: [wrapUp], at: now, since: earlier))
         try await produce(agentEvent(3, status: "Lunch", type: .custom, at: now, since: now.adding(seconds: -600)))
         try await produce(agentEvent(4, status: "Offline", type: .offline, at: now, since: now.adding(seconds: -30)))
+        for index in 5...8 {
+            try await produce(agentEvent(index, status: "Available", type: .routable, at: now, since: earlier))
+        }
         try await produce(
             contactEvent("demo-contact-answered", .queued, queue: Self.tokyo, at: now.adding(seconds: -70)))
         try await produce(

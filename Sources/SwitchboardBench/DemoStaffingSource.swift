@@ -2,20 +2,18 @@ import ContactCenter
 import Primitives
 import Server
 
-/// The console demo's staffing: a fixed plan for the browser test, whatever the hour. Tokyo
-/// Reservations' store keeps a holiday and is offered 10 contacts every 15 minutes (AHT 180 s:
-/// 4 agents for 80/20, one more than the demo floor's 3 staffed: red); Osaka Delivery's store a
-/// weekday with 5 (3 agents: enough).
+/// The console demo's staffing: a fixed plan for the browser test, whatever the hour, for the
+/// demo floor's six queues (``DemoFloorScene``), each with one store. Every 15 minutes, at AHT
+/// 180 s: Tokyo Reservations 10 contacts on a holiday, Osaka Delivery 5 and Kyoto Kaiseki 2 on
+/// a weekday; Sapporo Izakaya, Fukuoka Ramen and Overflow none (quiet).
 struct DemoStaffingSource: StaffingSource {
+    static let offered: [(queue: ResourceReference, store: String, dayType: DayType, offered: Double)] = [
+        (DemoFloorScene.tokyo, "tokyo", .holiday, 10), (DemoFloorScene.osaka, "osaka", .weekday, 5),
+        (DemoFloorScene.kyoto, "kyoto", .weekday, 2), (DemoFloorScene.sapporo, "sapporo", .weekday, 0),
+        (DemoFloorScene.fukuoka, "fukuoka", .weekday, 0), (DemoFloorScene.overflow, "overflow", .weekday, 0),
+    ]
+
     func staffing(_ request: StaffingPlanRequest) async throws -> (plan: StaffingPlan, queueNames: [String: String]) {
-        let queues = [
-            "demo-tokyo": StaffingQueueHistory(
-                name: "Tokyo Reservations", stores: ["tokyo"], averageHandleTimeSeconds: 180, abandoned: 0,
-                queueSeconds: 0),
-            "demo-osaka": StaffingQueueHistory(
-                name: "Osaka Delivery", stores: ["osaka"], averageHandleTimeSeconds: 180, abandoned: 0,
-                queueSeconds: 0),
-        ]
         func baseline(_ offered: Double) -> StaffingBaseline {
             StaffingBaseline(
                 weight: 1, days: 1, offered: Dictionary(uniqueKeysWithValues: (0..<96).map { (DaySlot($0), offered) }),
@@ -24,17 +22,22 @@ struct DemoStaffingSource: StaffingSource {
         }
         let day = request.dates.lowerBound
         var calendar = StaffingCalendar(day...day)
-        calendar.set(.holiday, store: "tokyo", on: day)
-        calendar.set(.weekday, store: "osaka", on: day)
-        let forecast = StaffingForecast(
-            queues: queues,
-            baselines: [
-                StaffingBaselineKey(queue: "demo-tokyo", store: "tokyo", dayType: .holiday): baseline(10),
-                StaffingBaselineKey(queue: "demo-osaka", store: "osaka", dayType: .weekday): baseline(5),
-            ],
-            calendar: calendar)
+        var queues: [String: StaffingQueueHistory] = [:]
+        var baselines: [StaffingBaselineKey: StaffingBaseline] = [:]
+        var names: [String: String] = [:]
+        for entry in Self.offered {
+            let id = entry.queue.arn ?? ""
+            names[id] = entry.queue.name
+            queues[id] = StaffingQueueHistory(
+                name: entry.queue.name ?? id, stores: [entry.store], averageHandleTimeSeconds: 180, abandoned: 0,
+                queueSeconds: 0)
+            calendar.set(entry.dayType, store: entry.store, on: day)
+            baselines[StaffingBaselineKey(queue: id, store: entry.store, dayType: entry.dayType)] = baseline(
+                entry.offered)
+        }
+        let forecast = StaffingForecast(queues: queues, baselines: baselines, calendar: calendar)
         let plan = try StaffingPlan(
             forecast: forecast, queues: queues, model: .erlangC, target: request.target, shrinkage: request.shrinkage)
-        return (plan, ["demo-tokyo": "Tokyo Reservations", "demo-osaka": "Osaka Delivery"])
+        return (plan, names)
     }
 }

@@ -19,7 +19,8 @@
       missed: "Missed", rejected: "Rejected", error: "Error", other: "Other", language: "日本語",
       staffing: "Staffing (forecast)", dayType: "Day", forecastNow: "Forecast (15 min)",
       neededStaffed: "Needed now / staffed now", nextHours: "Agents needed, next 3 hours", closure: "Closed",
-      override: "Special hours", allQueues: "All queues",
+      override: "Special hours", allQueues: "All queues", shortBy: "Short by", short: "short",
+      quietQueues: "Quiet queues",
     },
     ja: {
       title: "フロア", connecting: "接続中…", live: "ライブ", reconnecting: "再接続中…",
@@ -37,7 +38,8 @@
       missed: "不在", rejected: "拒否", error: "エラー", other: "その他", language: "English",
       staffing: "必要人員（予測）", dayType: "日種別", forecastNow: "予測着信（15分）",
       neededStaffed: "必要 / 在席", nextHours: "今後3時間の必要人数", closure: "休業",
-      override: "特別営業", allQueues: "全キュー",
+      override: "特別営業", allQueues: "全キュー", shortBy: "不足", short: "不足",
+      quietQueues: "落ち着いているキュー",
     },
   };
   let lang = params.get("lang") || localStorage.getItem("switchboard.lang") ||
@@ -114,21 +116,6 @@
     }
     $("#tile-oldestWait").textContent = summary.oldestWaitSince ? elapsed(summary.oldestWaitSince) : "–";
 
-    const levels = $("#service-levels");
-    levels.replaceChildren(...view.queues.map((queue) => {
-      const tile = document.createElement("div");
-      tile.className = "tile sl";
-      tile.dataset.queueId = queue.id;
-      const value = document.createElement("span");
-      value.className = "value" + (queue.serviceLevel != null && queue.serviceLevel < 0.8 ? " low" : "");
-      value.textContent = percent(queue.serviceLevel);
-      const label = document.createElement("span");
-      label.className = "label";
-      label.textContent = `${t("serviceLevelToday")} · ${queue.name} (${view.serviceLevelThresholdSeconds}s)`;
-      tile.append(value, label);
-      return tile;
-    }));
-
     const queueRows = view.queues.map((queue) => {
       const row = document.createElement("tr");
       row.dataset.queueId = queue.id;
@@ -171,56 +158,118 @@
     renderStaffing();
   }
 
-  // The staffing panel: per queue today's forecast and agents needed by 15 minutes (GET
-  // /v1/staffing), beside the agents staffed now on the floor (available, on contact or in
-  // after-contact work: the floor does not know routing profiles, so every queue is compared with
-  // the same pool, and the "All queues" row with the sum of the queues' needs).
+  // The staffing panel: per queue today's forecast and agents needed by 15 minutes, and the
+  // agents staffed now by routing profile (GET /v1/staffing: one figure with the MCP tools; an
+  // agent serving several queues counts toward each in proportion to their forecast load).
+  // Queues are sorted by shortfall (needed minus staffed), the short ones first and marked;
+  // quiet queues (nobody needed now nor in the next 3 hours, none short, nobody waiting) fold
+  // into one line. The next 3 hours are bars of agents needed, the line across them the agents
+  // staffed now.
+  const figure = (value) => value == null ? "–" : String(Math.round(value * 10) / 10);
+  const clock = (n) => `${String(Math.floor(n / 4) % 24).padStart(2, "0")}:${String((n % 4) * 15).padStart(2, "0")}`;
+  const svgNS = "http://www.w3.org/2000/svg";
+  function svg(name, attributes) {
+    const element = document.createElementNS(svgNS, name);
+    for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+    return element;
+  }
+  // Bars of the agents needed in `needs` (12 slots), on a scale of `top`; the dashed line is
+  // `staffed`. A slot needing more than are staffed now is drawn in the alert colour and taller
+  // than the line, so it reads without colour too.
+  function sparkline(needs, staffed, top, firstSlot) {
+    const width = 12 * 9, height = 28, scale = (v) => height - 2 - (height - 4) * Math.min(v, top) / top;
+    const chart = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, class: "sparkline", role: "img" });
+    const title = svg("title", {});
+    title.textContent = needs.map((n, i) => `${clock(firstSlot + i)} ${n}`).join(", ");
+    chart.appendChild(title);
+    needs.forEach((need, i) => {
+      const y = scale(need);
+      const bar = svg("rect", { x: i * 9 + 1, y, width: 7, height: Math.max(0, height - 2 - y), class: "bar" });
+      if (staffed != null && need > staffed) bar.classList.add("over");
+      bar.dataset.slot = firstSlot + i;
+      bar.dataset.agents = need;
+      chart.appendChild(bar);
+    });
+    if (staffed != null) {
+      const y = scale(staffed);
+      chart.appendChild(svg("line", { x1: 0, x2: width, y1: y, y2: y, class: "staffed" }));
+    }
+    return chart;
+  }
   function renderStaffing() {
     const section = $("#staffing-section");
     if (!staffing || staffing.queues.length === 0) { section.hidden = true; return; }
     section.hidden = false;
     const slot = staffing.now_slot;
-    const staffed = view ? view.summary.available + view.summary.onContact + view.summary.afterContactWork : null;
-    const clock = (n) => `${String(Math.floor(n / 4)).padStart(2, "0")}:${String((n % 4) * 15).padStart(2, "0")}`;
+    const floorQueues = new Map((view ? view.queues : []).flatMap((q) => [[q.id, q], [q.name, q]]));
     let neededTotal = 0;
-    const figure = (row, needed) => {
-      const td = cell(row, `${needed} / ${staffed == null ? "–" : staffed}`, "number needed-staffed");
-      if (staffed != null && staffed < needed) td.classList.add("understaffed");
-      return td;
-    };
-    const rows = staffing.queues.map((queue) => {
+    const entries = staffing.queues.map((queue) => {
       const day = queue.days.find((d) => d.date === staffing.now_date) || queue.days[0];
       const bySlot = new Map(day.slots.map((s) => [s.slot, s]));
       const now = bySlot.get(slot);
       const needed = now && now.agents != null ? now.agents : 0;
       neededTotal += now && now.fractional_agents != null ? now.fractional_agents : 0;
+      const next = [];
+      for (let n = slot + 1; n <= slot + 12; n++) {
+        const s = bySlot.get(n);
+        next.push(s && s.agents != null ? s.agents : 0);
+      }
+      const staffed = queue.staffed_now;
+      const shortfall = staffed == null ? null : needed - staffed;
+      const floor = floorQueues.get(queue.queue) || floorQueues.get(queue.queue_name);
+      const waiting = floor ? floor.waiting : 0;
+      const quiet = needed === 0 && next.every((n) => n === 0) && !(shortfall > 0) && waiting === 0;
+      return { queue, day, now, needed, next, staffed, shortfall, floor, quiet };
+    });
+    const top = Math.max(1, ...entries.flatMap((e) => [...e.next, e.staffed || 0]));
+    const byShortfall = (a, b) => (b.shortfall ?? -Infinity) - (a.shortfall ?? -Infinity) ||
+      (a.queue.queue_name < b.queue.queue_name ? -1 : a.queue.queue_name > b.queue.queue_name ? 1 : 0);
+    const rows = entries.filter((e) => !e.quiet).sort(byShortfall).map((e) => {
       const row = document.createElement("tr");
-      row.dataset.queueId = queue.queue;
-      cell(row, queue.queue_name);
-      const types = day.day_types.split("+");
+      row.dataset.queueId = e.queue.queue;
+      const short = e.shortfall != null && e.shortfall > 1e-9;
+      row.classList.toggle("short", short);
+      const name = cell(row, e.queue.queue_name, "name");
+      if (short) {
+        const mark = document.createElement("span");
+        mark.className = "mark";
+        mark.textContent = `▲ ${t("short")}`;
+        name.appendChild(mark);
+      }
+      const types = e.day.day_types.split("+");
       const badge = document.createElement("span");
       badge.className = "badge";
       badge.dataset.dayType = types.find((x) => x === "holiday") || types.find((x) => x === "pre_holiday") || types[0];
       badge.textContent = types.map(t).join(" + ");
       cell(row, badge, "day-type");
-      cell(row, now ? now.offered.toFixed(1) : "0.0", "number");
-      figure(row, needed);
-      const next = document.createElement("span");
-      for (let n = slot + 1; n <= slot + 12; n++) {
-        const s = bySlot.get(n);
-        const item = document.createElement("span");
-        item.textContent = `${clock(n)} ${s && s.agents != null ? s.agents : 0}`;
-        next.appendChild(item);
-      }
-      cell(row, next, "slots");
+      const level = e.floor ? e.floor.serviceLevel : null;
+      cell(row, percent(level), "number service-level" + (level != null && level < 0.8 ? " low" : ""));
+      cell(row, e.now ? e.now.offered.toFixed(1) : "0.0", "number");
+      const td = cell(row, `${e.needed} / ${figure(e.staffed)}`, "number needed-staffed");
+      if (short) td.classList.add("understaffed");
+      cell(row, short ? `−${figure(e.shortfall)}` : "", "number shortfall");
+      cell(row, sparkline(e.next, e.staffed, top, slot + 1), "slots");
       return row;
     });
+    const quiet = entries.filter((e) => e.quiet).map((e) => e.queue.queue_name).sort();
+    if (quiet.length > 0) {
+      const row = document.createElement("tr");
+      row.className = "quiet";
+      const td = cell(row, `${t("quietQueues")} (${quiet.length}): ${quiet.join(", ")}`);
+      td.colSpan = 7;
+      rows.push(row);
+    }
     const total = document.createElement("tr");
     total.className = "total";
     cell(total, t("allQueues"));
     cell(total, "");
     cell(total, "");
-    figure(total, Math.ceil(neededTotal - 1e-9));
+    cell(total, "");
+    const needed = Math.ceil(neededTotal - 1e-9);
+    const pool = staffing.staffed_now;
+    const td = cell(total, `${needed} / ${pool == null ? "–" : pool}`, "number needed-staffed");
+    if (pool != null && pool < needed) td.classList.add("understaffed");
+    cell(total, pool != null && pool < needed ? `−${needed - pool}` : "", "number shortfall");
     cell(total, "");
     rows.push(total);
     $("#staffing tbody").replaceChildren(...rows);
@@ -305,6 +354,8 @@
   loadToday();
   setInterval(loadToday, 10 * 60 * 1000);
   loadStaffing();
-  setInterval(loadStaffing, 60 * 1000);
+  // Staffed now follows the floor: the panel asks every 15 s (the forecast behind it changes
+  // at most every 5 minutes and is not read again in between).
+  setInterval(loadStaffing, 15 * 1000);
   connect();
 })();
