@@ -32,6 +32,11 @@ import time
 import urllib.parse
 
 # What `switchboard-bench console-demo` produces (DemoFloorScene in Sources/SwitchboardBench/ConsoleDemoCommand.swift).
+# The demo's queues nobody is forecast for (DemoFloorScene.quiet, Sapporo, Fukuoka, Overflow).
+QUIET = ["Sapporo Izakaya", "Fukuoka Ramen", "Overflow", "Nagoya Unagi", "Sendai Gyutan", "Hiroshima Okonomiyaki",
+         "Kobe Teppanyaki", "Yokohama Chuka", "Nara Kakinoha", "Kanazawa Oden", "Naha Soba", "Kagoshima Kurobuta",
+         "Niigata Sake Bar", "Matsuyama Tai", "Takamatsu Udon", "Shizuoka Tea House", "Kumamoto Basashi"]
+
 EXPECTED = {
     "tiles": {"available": "5", "connecting": "0", "onContact": "1", "afterContactWork": "1", "error": "0",
               "customStatus": "1", "offline": "1", "contactsWaiting": "2"},
@@ -40,8 +45,9 @@ EXPECTED = {
                    "結衣 加藤": "available", "大翔 吉田": "available"},
     "statuses": {"健 田中": "Lunch"},
     "contactStates": {"太郎 鈴木": "Connected"},
-    "queuesWaiting": {"Fukuoka Ramen": "0", "Kyoto Kaiseki": "0", "Osaka Delivery": "1", "Overflow": "0",
-                      "Sapporo Izakaya": "0", "Tokyo Reservations": "1"},
+    # In the table's order (by name): the page's check compares them as JSON.
+    "queuesWaiting": {name: "1" if name in ("Osaka Delivery", "Tokyo Reservations") else "0"
+                      for name in sorted(["Tokyo Reservations", "Osaka Delivery", "Kyoto Kaiseki"] + QUIET)},
     # The staffing panel (DemoStaffingSource's plan, the demo floor's routing profiles), worked
     # out by hand. Load now, in Erlangs (contacts x 180 s / 900 s): Tokyo 2, Osaka 1, Kyoto 0.4,
     # the rest 0. Staffed agents (available, on a contact, after-contact work) and their shares:
@@ -53,7 +59,7 @@ EXPECTED = {
     # Service level today on the floor: Tokyo's answered contact waited 40 s (its events say it
     # was enqueued 40 s before each event), so 0 of 2 queued within 20 s; Osaka 0 of 1; Kyoto
     # none queued.
-    # Sapporo, Fukuoka and Overflow need nobody now or in the next 3 hours: one folded line.
+    # Seventeen queues need nobody now or in the next 3 hours: one folded line.
     "staffingOrder": ["Tokyo Reservations", "Kyoto Kaiseki", "Osaka Delivery"],
     "staffing": {
         "Tokyo Reservations": {"figure": "4 / 1.7", "short": True, "shortfall": "−2.3", "dayType": "holiday",
@@ -63,14 +69,14 @@ EXPECTED = {
         "Osaka Delivery": {"figure": "3 / 3.8", "short": False, "shortfall": "", "dayType": "weekday",
                            "serviceLevel": "0%", "bars": 12, "barsOver": 0},
     },
-    "quiet": "Quiet queues (3): Fukuoka Ramen, Overflow, Sapporo Izakaya",
+    "quiet": f"Quiet queues ({len(QUIET)}): {', '.join(sorted(QUIET))}",
     "total": {"figure": "8 / 7", "short": True, "shortfall": "−1"},
 }
 
 # The same panel after the language button: Japanese labels and marks.
 EXPECTED_JA = {
     "heading": "必要人員（予測）",
-    "quiet": "落ち着いているキュー (3): Fukuoka Ramen, Overflow, Sapporo Izakaya",
+    "quiet": f"落ち着いているキュー ({len(QUIET)}): {', '.join(sorted(QUIET))}",
     "marks": ["▲ 不足", "▲ 不足"],
     "total": "全キュー",
     "lang": "ja",

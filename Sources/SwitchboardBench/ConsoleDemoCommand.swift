@@ -111,8 +111,8 @@ private struct ConsoleDemoStartup: Service {
 }
 
 /// A small floor for demonstrations and the browser test: nine agents in five activities on
-/// routing profiles that serve one to six queues, six queues, two contacts waiting and one
-/// answered.
+/// routing profiles that serve one to twenty queues, twenty queues (fourteen of them quiet), two
+/// contacts waiting and one answered.
 struct DemoFloorScene: Sendable {
     static let instance = "arn:aws:connect:ap-northeast-1:123456789012:instance/5b6c0d9e-demo-4000-8000-000000000000"
     static func queue(_ id: String, _ name: String) -> ResourceReference {
@@ -124,7 +124,13 @@ struct DemoFloorScene: Sendable {
     static let sapporo = queue("sapporo-izakaya", "Sapporo Izakaya")
     static let fukuoka = queue("fukuoka-ramen", "Fukuoka Ramen")
     static let overflow = queue("overflow", "Overflow")
-    static let queues = [tokyo, osaka, kyoto, sapporo, fukuoka, overflow]
+    /// Queues nobody is forecast for: the console folds them into one line.
+    static let quiet = [
+        "Nagoya Unagi", "Sendai Gyutan", "Hiroshima Okonomiyaki", "Kobe Teppanyaki", "Yokohama Chuka",
+        "Nara Kakinoha", "Kanazawa Oden", "Naha Soba", "Kagoshima Kurobuta", "Niigata Sake Bar", "Matsuyama Tai",
+        "Takamatsu Udon", "Shizuoka Tea House", "Kumamoto Basashi",
+    ].map { queue($0.lowercased().replacingOccurrences(of: " ", with: "-"), $0) }
+    static let queues = [tokyo, osaka, kyoto, sapporo, fukuoka, overflow] + quiet
     /// (last name, first name, username, the queues of the agent's routing profile).
     static let agents: [(String, String, String, [ResourceReference])] = [
         ("佐藤", "花子", "hanako.sato", [tokyo, osaka]), ("鈴木", "太郎", "taro.suzuki", [tokyo]),

@@ -3,15 +3,15 @@ import Primitives
 import Server
 
 /// The console demo's staffing: a fixed plan for the browser test, whatever the hour, for the
-/// demo floor's six queues (``DemoFloorScene``), each with one store. Every 15 minutes, at AHT
+/// demo floor's twenty queues (``DemoFloorScene``), each with one store. Every 15 minutes, at AHT
 /// 180 s: Tokyo Reservations 10 contacts on a holiday, Osaka Delivery 5 and Kyoto Kaiseki 2 on
-/// a weekday; Sapporo Izakaya, Fukuoka Ramen and Overflow none (quiet).
+/// a weekday; Sapporo Izakaya, Fukuoka Ramen, Overflow and the fourteen other queues none (quiet).
 struct DemoStaffingSource: StaffingSource {
     static let offered: [(queue: ResourceReference, store: String, dayType: DayType, offered: Double)] = [
         (DemoFloorScene.tokyo, "tokyo", .holiday, 10), (DemoFloorScene.osaka, "osaka", .weekday, 5),
         (DemoFloorScene.kyoto, "kyoto", .weekday, 2), (DemoFloorScene.sapporo, "sapporo", .weekday, 0),
         (DemoFloorScene.fukuoka, "fukuoka", .weekday, 0), (DemoFloorScene.overflow, "overflow", .weekday, 0),
-    ]
+    ] + DemoFloorScene.quiet.map { ($0, $0.name ?? "", .weekday, 0) }
 
     func staffing(_ request: StaffingPlanRequest) async throws -> (plan: StaffingPlan, queueNames: [String: String]) {
         func baseline(_ offered: Double) -> StaffingBaseline {
