@@ -7,11 +7,12 @@ import Server
 /// 180 s: Tokyo Reservations 10 contacts on a holiday, Osaka Delivery 5 and Kyoto Kaiseki 2 on
 /// a weekday; Sapporo Izakaya, Fukuoka Ramen, Overflow and the fourteen other queues none (quiet).
 struct DemoStaffingSource: StaffingSource {
-    static let offered: [(queue: ResourceReference, store: String, dayType: DayType, offered: Double)] = [
-        (DemoFloorScene.tokyo, "tokyo", .holiday, 10), (DemoFloorScene.osaka, "osaka", .weekday, 5),
-        (DemoFloorScene.kyoto, "kyoto", .weekday, 2), (DemoFloorScene.sapporo, "sapporo", .weekday, 0),
-        (DemoFloorScene.fukuoka, "fukuoka", .weekday, 0), (DemoFloorScene.overflow, "overflow", .weekday, 0),
-    ] + DemoFloorScene.quiet.map { ($0, $0.name ?? "", .weekday, 0) }
+    static let offered: [(queue: ResourceReference, store: String, dayType: DayType, offered: Double)] =
+        [
+            (DemoFloorScene.tokyo, "tokyo", .holiday, 10), (DemoFloorScene.osaka, "osaka", .weekday, 5),
+            (DemoFloorScene.kyoto, "kyoto", .weekday, 2), (DemoFloorScene.sapporo, "sapporo", .weekday, 0),
+            (DemoFloorScene.fukuoka, "fukuoka", .weekday, 0), (DemoFloorScene.overflow, "overflow", .weekday, 0),
+        ] + DemoFloorScene.quiet.map { ($0, $0.name ?? "", .weekday, 0) }
 
     func staffing(_ request: StaffingPlanRequest) async throws -> (plan: StaffingPlan, queueNames: [String: String]) {
         func baseline(_ offered: Double) -> StaffingBaseline {
