@@ -13,10 +13,11 @@ public struct StaffingStore: Sendable {
 
     /// The weighting of the history (docs/staffing.md, "The forecast").
     public enum Method {
-        /// Ordinary day types use their last this many days.
-        public static let ordinaryDays = 8
-        /// Weight of the k-th most recent ordinary day: decay^(k − 1).
-        public static let ordinaryDecay = 0.85
+        /// An ordinary day (weekday, weekend) uses the last this many days of its own weekday and
+        /// day type, each of weight 1: about a quarter of history, long enough that the mean's own
+        /// noise adds little to a slot's Poisson noise (a mean of n days adds a factor
+        /// √(1 + 1/n) to the error), short enough to follow a change of level within weeks.
+        public static let ordinaryDays = 12
         /// Holidays and pre-holidays use every one of the last this many days (three years).
         public static let specialLookbackDays = 1096
         /// Weight of a holiday or pre-holiday n whole years back: decay^n.
@@ -26,7 +27,7 @@ public struct StaffingStore: Sendable {
 
         /// The method as stored with each plan.
         public static var description: String {
-            "same day type per store; weekday/weekend: last \(ordinaryDays) days, weight \(ordinaryDecay)^(rank-1); "
+            "same day type per store; weekday/weekend: the last \(ordinaryDays) days of the same weekday, equal weights; "
                 + "holiday/pre_holiday: last \(specialLookbackDays) days, weight \(specialYearDecay)^(years back); "
                 + "closures and overrides never baselines; offered = answered + abandoned + callbacks; "
                 + "AHT = talk + hold + ACW; patience = sum queue_s / abandoned over the last \(queueLookbackDays) days"
@@ -133,33 +134,40 @@ public struct StaffingStore: Sendable {
                 SELECT queue, store_id, first_date FROM staffing_source
                 WHERE last_date >= \(start)::date - \(Method.queueLookbackDays)::int AND first_date < \(start)::date
                   AND (\(queue)::text IS NULL OR queue = \(queue))
-            ), ranked AS (
+            ), typed AS (
+                -- Ordinary days rank within their weekday (0 = Sunday); holidays and pre-holidays pool.
                 SELECT d.store_id, d.day_type, d.business_date,
-                       row_number() OVER (PARTITION BY d.store_id, d.day_type ORDER BY d.business_date DESC) AS rank
+                       CASE WHEN d.day_type IN ('weekday', 'weekend') THEN extract(dow FROM d.business_date)::int
+                       END AS weekday
                 FROM staffing_day_types(\(start)::date - \(Method.specialLookbackDays)::int, \(start)::date - 1) AS d
                 WHERE d.day_type IN ('weekday', 'weekend', 'holiday', 'pre_holiday')
                   AND d.store_id IN (SELECT store_id FROM src)
+            ), ranked AS (
+                SELECT t.*, row_number() OVER (
+                           PARTITION BY t.store_id, t.day_type, t.weekday ORDER BY t.business_date DESC) AS rank
+                FROM typed t
             ), baseline AS (
-                SELECT s.queue, s.store_id, r.day_type, r.business_date,
-                       CASE WHEN r.day_type IN ('weekday', 'weekend') THEN power(\(Method.ordinaryDecay), r.rank - 1)
+                SELECT s.queue, s.store_id, r.day_type, r.weekday, r.business_date,
+                       CASE WHEN r.weekday IS NOT NULL THEN 1
                             ELSE power(\(Method.specialYearDecay), floor((\(start)::date - r.business_date) / 365.25))
                        END::float8 AS weight
                 FROM ranked r
                 JOIN src s ON s.store_id = r.store_id AND r.business_date >= s.first_date
-                WHERE r.day_type IN ('holiday', 'pre_holiday') OR r.rank <= \(Method.ordinaryDays)
+                WHERE r.weekday IS NULL OR r.rank <= \(Method.ordinaryDays)
             )
-            SELECT b.queue, b.store_id, b.day_type, b.weight, coalesce(h.slots, '{}'),
+            SELECT b.queue, b.store_id, b.day_type, b.weekday, b.weight, coalesce(h.slots, '{}'),
                    coalesce(h.offered_by_slot, '{}'), coalesce(h.handle_s_by_slot, '{}'),
                    coalesce(h.handle_n_by_slot, '{}')
             FROM baseline b
             LEFT JOIN staffing_history_day h
                 ON h.queue = b.queue AND h.store_id = b.store_id AND h.business_date = b.business_date
             """, logger: logger)
-        for try await (queue, store, type, weight, slots, offered, handleSeconds, handled) in rows.decode(
-            (String, String, String, Double, NumberArray, NumberArray, NumberArray, NumberArray).self)
+        for try await (queue, store, type, weekday, weight, slots, offered, handleSeconds, handled) in rows.decode(
+            (String, String, String, Int?, Double, NumberArray, NumberArray, NumberArray, NumberArray).self)
         {
             guard let dayType = DayType(rawValue: type) else { continue }
-            let key = StaffingBaselineKey(queue: queue, store: store, dayType: dayType)
+            let key = StaffingBaselineKey(
+                queue: queue, store: store, dayType: dayType, weekday: weekday.flatMap(Weekday.init(rawValue:)))
             var baseline = result.removeValue(forKey: key) ?? StaffingBaseline(weight: 0, days: 0)
             baseline.add(
                 day: weight, slots: slots.values.map { Int($0) }, offered: offered.values,

@@ -26,6 +26,16 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
     @Option(help: "One queue (its ARN); default every queue.")
     var queue: String?
 
+    @Option(help: "A simulator's expected offered contacts (CSV of switchboard staffing oracle).")
+    var oracle: String?
+
+    @Option(help: "text (a table and its notes) or csv (one line per day type, WAPEs as fractions).")
+    var format: OutputFormat = .text
+
+    enum OutputFormat: String, ExpressibleByArgument {
+        case text, csv
+    }
+
     func run() async throws {
         let settings = try Settings()
         LoggingSetup.bootstrap(settings)
@@ -39,9 +49,23 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.message(naming: StaffingPlanCommand.option))
         }
-        let backtest = try await OneShotDatabase.run(settings) { client, logger in
-            try await StaffingBacktester(records: StaffingStore(client: client, logger: logger)).run(request)
+        let expected: StaffingOracle?
+        if let oracle {
+            guard let text = try? String(contentsOfFile: oracle, encoding: .utf8) else {
+                throw ValidationError("--oracle: cannot read \(oracle)")
+            }
+            do {
+                expected = try StaffingOracle(csv: text)
+            } catch {
+                throw ValidationError("--oracle: \(error)")
+            }
+        } else {
+            expected = nil
         }
-        print(backtest.table, terminator: "")
+        let backtest = try await OneShotDatabase.run(settings) { client, logger in
+            try await StaffingBacktester(records: StaffingStore(client: client, logger: logger)).run(
+                request, oracle: expected)
+        }
+        print(format == .csv ? backtest.csv : backtest.table, terminator: "")
     }
 }

@@ -134,6 +134,31 @@ struct StaffingForecastTests {
         #expect(whole.notes.contains("queue Calm: no abandons in its history: Erlang C"))
     }
 
+    @Test("an ordinary day from its own weekday's days; a weekday without any from the type's other weekdays pooled")
+    func sameWeekday() {
+        // Store a: Fridays 10 contacts a day (weight 2: two Fridays of 10), Tuesdays 2 (weight 1).
+        // December 2026: the 4th is a Friday, the 1st a Tuesday, the 2nd a Wednesday (no
+        // Wednesday in the history: the pool of Fridays and Tuesdays, (20 + 2) / 3).
+        let baselines: [StaffingBaselineKey: StaffingBaseline] = [
+            StaffingBaselineKey(queue: "q", store: "a", dayType: .weekday, weekday: .friday): Self.baseline(
+                weight: 2, offered: [40: 20]),
+            StaffingBaselineKey(queue: "q", store: "a", dayType: .weekday, weekday: .tuesday): Self.baseline(
+                weight: 1, offered: [40: 2]),
+        ]
+        let queues = [
+            "q": StaffingQueueHistory(
+                name: "Q", stores: ["a"], averageHandleTimeSeconds: 150, abandoned: 1, queueSeconds: 10)
+        ]
+        let forecast = StaffingForecast(queues: queues, baselines: baselines, calendar: Self.calendar(1...4))
+        let at40 = Dictionary(
+            uniqueKeysWithValues: forecast.intervals.filter { $0.slot == DaySlot(40) }.map { ($0.date.day, $0.offered) }
+        )
+        #expect(at40[4] == 10)
+        #expect(at40[1] == 2)
+        #expect(abs(at40[2]! - 22.0 / 3) < 1e-12)
+        #expect(forecast.notes.isEmpty)
+    }
+
     @Test("the backtest's WAPE: Σ |error| / Σ actual per day type, against last week and the 8-week mean")
     func backtest() {
         var backtest = StaffingBacktest()

@@ -122,6 +122,34 @@ struct StaffingStoreTests {
             #expect(abs((reservations.patienceSeconds ?? 0) - expectedPatience) < 1e-9)
 
             let baselines = try await store.baselines(before: Self.date("2026-11-25"), queue: nil)
+            // Ordinary days by their own weekday, special ones excluded (history 2026-10-19, a
+            // Monday, to 11-24). The bistro's Mondays: 10-19, 10-26, 11-09, 11-16 (11-02 is a
+            // pre-holiday, 11-23 a holiday); Tuesdays: 10-20, 10-27, 11-17, 11-24 (11-03 a holiday,
+            // 11-10 a closure); Wednesdays to Saturdays 5 each; Sundays 4 (11-22 a pre-holiday).
+            // The izakaya has no special day before 11-26: 6 Mondays and Tuesdays, 5 of the others.
+            // Holidays and pre-holidays pool over weekdays: 2 each for the bistro.
+            func baselineDays(_ store: String, _ type: DayType, _ weekday: Weekday?) -> Int? {
+                baselines[
+                    StaffingBaselineKey(
+                        queue: Fixture.reservations.arn, store: store, dayType: type, weekday: weekday)]?.days
+            }
+            let bistro: [(DayType, Weekday, Int)] = [
+                (.weekday, .monday, 4), (.weekday, .tuesday, 4), (.weekday, .wednesday, 5), (.weekday, .thursday, 5),
+                (.weekday, .friday, 5), (.weekend, .saturday, 5), (.weekend, .sunday, 4),
+            ]
+            for (type, weekday, count) in bistro {
+                #expect(baselineDays("test-bistro", type, weekday) == count, "\(weekday)")
+            }
+            let izakaya: [(DayType, Weekday, Int)] = [
+                (.weekday, .monday, 6), (.weekday, .tuesday, 6), (.weekday, .wednesday, 5), (.weekend, .sunday, 5),
+            ]
+            for (type, weekday, count) in izakaya {
+                #expect(baselineDays("test-izakaya", type, weekday) == count, "\(weekday)")
+            }
+            #expect(baselineDays("test-bistro", .holiday, nil) == 2)
+            #expect(baselineDays("test-bistro", .preHoliday, nil) == 2)
+            #expect(baselineDays("test-bistro", .weekday, nil) == nil)
+            #expect(baselineDays("test-bistro", .weekday, .saturday) == nil)
             let calendar = try await store.calendar(Self.date("2026-11-25")...Self.date("2026-11-30"))
             #expect(calendar.dates.count == 6)
             let forecast = StaffingForecast(queues: queues, baselines: baselines, calendar: calendar)

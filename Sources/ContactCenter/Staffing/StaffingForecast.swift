@@ -5,8 +5,10 @@ import Primitives
 ///
 /// For a date D and a queue Q, each store S feeding Q contributes its weighted average of the
 /// offered contacts per slot over its baseline days of S's day type on D (a chain's founding day
-/// is a holiday for its stores only); the contributions add up. AHT is the handle-time-weighted
-/// mean over the same days. Closures contribute nothing; a day type with no history falls back
+/// is a holiday for its stores only); the contributions add up. On an ordinary day (weekday,
+/// weekend) the baseline days are those of D's own weekday (a key with `weekday`), or, where that
+/// weekday has none yet, every weekday of the type pooled. AHT is the handle-time-weighted mean
+/// over the same days. Closures contribute nothing; a day type with no history falls back
 /// (`DayType.fallbacks`) and says so in `notes`, never a silent zero.
 public struct StaffingForecast: Sendable {
     /// One queue's forecast for one slot of one date.
@@ -48,6 +50,27 @@ public struct StaffingForecast: Sendable {
         func note(_ line: String) {
             if noted.insert(line).inserted { notes.append(line) }
         }
+        // The pool of an ordinary day type over its weekdays, for a weekday without history.
+        var pooled: [StaffingBaselineKey: StaffingBaseline] = [:]
+        for (key, baseline) in baselines where key.weekday != nil {
+            let pool = StaffingBaselineKey(queue: key.queue, store: key.store, dayType: key.dayType)
+            if baselines[pool] != nil { continue }
+            var sum = pooled[pool] ?? StaffingBaseline(weight: 0, days: 0)
+            sum.merge(baseline)
+            pooled[pool] = sum
+        }
+        func baseline(_ queue: String, _ store: String, _ type: DayType, on date: CivilDate) -> StaffingBaseline? {
+            if type == .weekday || type == .weekend,
+                let own = baselines[
+                    StaffingBaselineKey(queue: queue, store: store, dayType: type, weekday: date.weekday)],
+                own.weight > 0
+            {
+                return own
+            }
+            let pool = StaffingBaselineKey(queue: queue, store: store, dayType: type)
+            guard let any = baselines[pool] ?? pooled[pool], any.weight > 0 else { return nil }
+            return any
+        }
         for queue in only.map({ [$0] }) ?? queues.keys.sorted() {
             guard let history = queues[queue] else { continue }
             let label = history.name ?? queue
@@ -68,11 +91,7 @@ public struct StaffingForecast: Sendable {
                     let own = calendar.dayType(of: store, on: date)
                     types.insert(own)
                     let chain = own.fallbacks(weekend: date.weekday.isWeekend)
-                    guard
-                        let used = chain.first(where: {
-                            (baselines[StaffingBaselineKey(queue: queue, store: store, dayType: $0)]?.weight ?? 0) > 0
-                        })
-                    else {
+                    guard let used = chain.first(where: { baseline(queue, store, $0, on: date) != nil }) else {
                         if own != .closure { note("no history at all for store \(store) of queue \(label)") }
                         continue
                     }
@@ -82,7 +101,7 @@ public struct StaffingForecast: Sendable {
                                 ? "override days of queue \(label) are forecast as \(used.plural)"
                                 : "no history for \(own.plural) of queue \(label): falling back to \(used.plural)")
                     }
-                    let baseline = baselines[StaffingBaselineKey(queue: queue, store: store, dayType: used)]!
+                    let baseline = baseline(queue, store, used, on: date)!
                     for (slot, sum) in baseline.offered { offered[slot, default: 0] += sum / baseline.weight }
                     for (slot, sum) in baseline.handleSeconds {
                         handleSeconds[slot, default: 0] += sum / baseline.weight

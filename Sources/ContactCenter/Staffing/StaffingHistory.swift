@@ -43,16 +43,32 @@ extension StaffingBaseline {
     }
 }
 
-/// Where a baseline belongs: a queue, a store feeding it and a day type.
+extension StaffingBaseline {
+    /// Adds `other`'s days and sums.
+    mutating func merge(_ other: StaffingBaseline) {
+        weight += other.weight
+        days += other.days
+        offered.merge(other.offered, uniquingKeysWith: +)
+        handleSeconds.merge(other.handleSeconds, uniquingKeysWith: +)
+        handled.merge(other.handled, uniquingKeysWith: +)
+    }
+}
+
+/// Where a baseline belongs: a queue, a store feeding it, a day type and, for the ordinary day
+/// types (weekday, weekend), the weekday: a Friday is forecast from Fridays, whose hours and
+/// traffic are a Friday's, not from the week's other weekdays. `weekday` is nil for holidays and
+/// pre-holidays (pooled over weekdays), and for an ordinary day type's pool over its weekdays.
 public struct StaffingBaselineKey: Sendable, Hashable {
     public var queue: String
     public var store: String
     public var dayType: DayType
+    public var weekday: Weekday?
 
-    public init(queue: String, store: String, dayType: DayType) {
+    public init(queue: String, store: String, dayType: DayType, weekday: Weekday? = nil) {
         self.queue = queue
         self.store = store
         self.dayType = dayType
+        self.weekday = weekday
     }
 }
 

@@ -13,7 +13,9 @@ public struct StaffingBacktester: Sendable {
 
     /// The backtest `request` asks for.
     /// - Throws: the records' errors.
-    public func run(_ request: StaffingBacktestRequest) async throws -> StaffingBacktest {
+    /// - Parameter oracle: A simulator's expected counts, scored beside the forecast.
+    public func run(_ request: StaffingBacktestRequest, oracle: StaffingOracle? = nil) async throws -> StaffingBacktest
+    {
         try await store.refreshHistory(unlessRefreshedWithin: .zero)
         let days = request.days
         guard let first = days.first, let last = days.last else { return StaffingBacktest() }
@@ -25,7 +27,7 @@ public struct StaffingBacktester: Sendable {
             let baselines = try await store.baselines(before: date, queue: request.queue)
             let calendar = try await store.calendar(date...date)
             let forecast = StaffingForecast(queues: queues, baselines: baselines, calendar: calendar)
-            backtest.add(forecast: forecast.intervals, on: date, actual: offered)
+            backtest.add(forecast: forecast.intervals, on: date, actual: offered, oracle: oracle, notes: forecast.notes)
         }
         return backtest
     }
