@@ -10,6 +10,8 @@ struct SimulatedAgent: Sendable {
     ]
 
     var arn: String
+    /// Its routing profile: an index into ``TrafficSimulation/routingProfiles``.
+    var profile: Int
     var username: String
     var firstName: String
     var lastName: String
@@ -19,8 +21,9 @@ struct SimulatedAgent: Sendable {
     var lunchPending = false
     var shiftOver = false
 
-    init(index: Int, instanceArn: String) {
+    init(index: Int, profile: Int, instanceArn: String) {
         let name = SimulatedAgent.names[index % SimulatedAgent.names.count]
+        self.profile = profile
         arn = instanceArn + "/agent/" + StableIdentifier.uuid("agent-\(index)")
         username = "agent\(String(index + 1).leftZeroPadded(to: 2))"
         firstName = name.first
@@ -36,7 +39,7 @@ extension TrafficSimulation {
             status: state.status,
             configuration: AgentConfiguration(
                 username: state.username, firstName: state.firstName, lastName: state.lastName,
-                routingProfile: routingProfile),
+                routingProfile: routingProfiles[state.profile]),
             contacts: state.contact.map { [$0] } ?? []
         )
     }

@@ -7,6 +7,22 @@ extension TrafficSimulation {
         ResourceReference(arn: instanceArn + "/queue/" + StableIdentifier.uuid("queue-" + name), name: name)
     }
 
+    /// `profile` as agent events carry it: a stable ARN from its name, and its queues.
+    static func agentRoutingProfile(
+        _ profile: TrafficSimulationConfiguration.RoutingProfile, configuration: TrafficSimulationConfiguration
+    ) -> AgentRoutingProfile {
+        // The profile in force without configured profiles keeps the ARN it always had.
+        let key = configuration.routingProfiles.isEmpty ? "routing-profile" : "routing-profile-" + profile.name
+        var seen = Set<String>()
+        return AgentRoutingProfile(
+            arn: configuration.instanceArn + "/routing-profile/" + StableIdentifier.uuid(key),
+            name: profile.name,
+            inboundQueues: profile.queues.filter { seen.insert($0).inserted }.map {
+                TrafficSimulation.queueReference($0, instanceArn: configuration.instanceArn)
+            }
+        )
+    }
+
     /// `milliseconds` rounded down to the second, as CTR timestamps are.
     static func seconds(_ milliseconds: Int64) -> UTCTimestamp {
         UTCTimestamp(millisecondsSince1970: milliseconds - ((milliseconds % 1_000) + 1_000) % 1_000)
@@ -60,6 +76,7 @@ extension TrafficSimulation {
         }
         var agent: ContactTraceRecord.Agent? = nil
         if let index = contact.agent, let connected = contact.connected {
+            let profile = routingProfiles[agents[index].profile]
             let workEnd = contact.workEnd ?? disconnected
             agent = ContactTraceRecord.Agent(
                 arn: agents[index].arn,
@@ -72,7 +89,7 @@ extension TrafficSimulation {
                 customerHoldDuration: contact.holdSeconds,
                 numberOfHolds: contact.holdSeconds > 0 ? 1 : 0,
                 longestHoldDuration: contact.holdSeconds,
-                routingProfile: ResourceReference(arn: routingProfile.arn, name: routingProfile.name)
+                routingProfile: ResourceReference(arn: profile.arn, name: profile.name)
             )
         }
         // Amazon Connect leaves the system endpoint empty on callbacks and queue transfers.

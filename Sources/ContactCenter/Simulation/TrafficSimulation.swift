@@ -8,14 +8,19 @@ import Primitives
 /// day multiplier of the ``TrafficEnvironment`` (sampled by thinning, so the rate is exact). Each
 /// arrival asks the environment whether the store is open, as a real IVR asks its hook: a closed
 /// store's call ends in the flow (`CONTACT_FLOW_DISCONNECT`, no queue, no agent); an open store's
-/// call is queued, rings the longest-idle available agent, is talked (sometimes held), ends, and
-/// the agent does after-contact work. A queued caller whose patience runs out first abandons or
-/// asks for a callback; the queue flow moves some waiting calls to an overflow queue; agents
-/// transfer some calls to that queue or out to an external number. Each continuation is a new
-/// contact of the chain (`CALLBACK`, `QUEUE_TRANSFER`, `TRANSFER`, with `InitialContactId` and
-/// `PreviousContactId`, and `NextContactId` on the contact it continues), as in Amazon Connect.
-/// After a contact ends its CTR is emitted; a share is re-emitted later as an update, and a share
-/// is delivered twice.
+/// call is queued, rings the longest-idle available agent whose routing profile serves its queue,
+/// is talked (sometimes held), ends, and the agent does after-contact work. A queued caller whose
+/// patience runs out first abandons or asks for a callback; the queue flow moves some waiting
+/// calls to an overflow queue; agents transfer some calls to that queue or out to an external
+/// number. Each continuation is a new contact of the chain (`CALLBACK`, `QUEUE_TRANSFER`,
+/// `TRANSFER`, with `InitialContactId` and `PreviousContactId`, and `NextContactId` on the contact
+/// it continues), as in Amazon Connect. After a contact ends its CTR is emitted; a share is
+/// re-emitted later as an update, and a share is delivered twice.
+///
+/// Each agent has one routing profile (``TrafficSimulationConfiguration/routingProfiles``) and is
+/// offered only contacts of the queues it serves; its agent events and the CTRs of its contacts
+/// name that profile. A contact waits in arrival order with the others until an agent serving its
+/// queue is free, so a caller of a busy queue waits while agents of other profiles sit idle.
 ///
 /// The simulation is pure: time only moves by ``advance(to:environment:)`` and randomness comes
 /// from a ``SplitMix64`` seeded from the configuration, so equal configurations (seed and start
@@ -37,12 +42,16 @@ public struct TrafficSimulation: Sendable {
     var contacts: [Int: SimulatedContact] = [:]
     var nextContact = 0
     var agents: [SimulatedAgent]
-    /// Queued contacts in order of arrival in the queue (every agent serves every queue).
+    /// Queued contacts in order of arrival in their queues, all queues together.
     var waiting: [Int] = []
     /// Available agents, longest idle first.
     var idleAgents: [Int] = []
     var output: [SimulatedMessage] = []
-    let routingProfile: AgentRoutingProfile
+    /// The routing profiles in force (``TrafficSimulationConfiguration/routingProfilesInForce``)
+    /// as agent events carry them; ``SimulatedAgent/profile`` indexes it.
+    let routingProfiles: [AgentRoutingProfile]
+    /// For each queue a profile serves, whether each profile (by index) serves it.
+    let queueServers: [String: [Bool]]
 
     /// Creates a simulation at `configuration.start`; agents log in at once.
     public init(configuration: TrafficSimulationConfiguration) {
@@ -52,14 +61,19 @@ public struct TrafficSimulation: Sendable {
         var salt = SplitMix64(
             seed: configuration.seed ^ UInt64(bitPattern: configuration.start.millisecondsSince1970))
         identifierSalt = (salt.next(), salt.next())
-        let queues = Array(Set(configuration.stores.map(\.queue) + [configuration.overflowQueue])).sorted()
-        routingProfile = AgentRoutingProfile(
-            arn: configuration.instanceArn + "/routing-profile/" + StableIdentifier.uuid("routing-profile"),
-            name: "Restaurants",
-            inboundQueues: queues.map { TrafficSimulation.queueReference($0, instanceArn: configuration.instanceArn) }
-        )
-        agents = (0..<max(0, configuration.agentCount)).map {
-            SimulatedAgent(index: $0, instanceArn: configuration.instanceArn)
+        let profiles = configuration.routingProfilesInForce
+        routingProfiles = profiles.map { TrafficSimulation.agentRoutingProfile($0, configuration: configuration) }
+        var servers: [String: [Bool]] = [:]
+        for (index, profile) in profiles.enumerated() {
+            for queue in profile.queues {
+                servers[queue, default: Array(repeating: false, count: profiles.count)][index] = true
+            }
+        }
+        queueServers = servers
+        agents = zip(profiles.indices, configuration.agentsPerRoutingProfile).flatMap { profile, count in
+            Array(repeating: profile, count: count)
+        }.enumerated().map { index, profile in
+            SimulatedAgent(index: index, profile: profile, instanceArn: configuration.instanceArn)
         }
         let start = configuration.start.millisecondsSince1970
         for agent in agents.indices {
@@ -216,12 +230,28 @@ public struct TrafficSimulation: Sendable {
         emitRecord(contact, at: at)
     }
 
-    /// Gives waiting contacts to idle agents, oldest contact to longest-idle agent.
+    /// Gives waiting contacts to idle agents: each waiting contact, oldest first, to the
+    /// longest-idle agent whose routing profile serves its queue. A contact no idle agent serves
+    /// keeps its place, and younger contacts of other queues may pass it.
+    ///
+    /// Called whenever a contact queues or an agent becomes available, so after each call no idle
+    /// agent serves any waiting contact; both lists stay short (tens), so scanning them is cheap.
     mutating func dispatch(at: Int64) {
-        while !waiting.isEmpty, !idleAgents.isEmpty {
-            let index = waiting.removeFirst()
-            let agent = idleAgents.removeFirst()
-            guard var contact = contacts[index] else { continue }
+        var position = 0
+        while position < waiting.count, !idleAgents.isEmpty {
+            let index = waiting[position]
+            guard var contact = contacts[index] else {
+                waiting.remove(at: position)
+                continue
+            }
+            guard let servers = queueServers[contact.queue],
+                let slot = idleAgents.firstIndex(where: { servers[agents[$0].profile] })
+            else {
+                position += 1
+                continue
+            }
+            waiting.remove(at: position)
+            let agent = idleAgents.remove(at: slot)
             contact.agent = agent
             contact.assigned = at
             contacts[index] = contact

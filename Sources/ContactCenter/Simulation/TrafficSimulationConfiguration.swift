@@ -27,8 +27,17 @@ public struct TrafficSimulationConfiguration: Sendable {
 
     /// The stores.
     public var stores: [Store]
-    /// Agents, all logged in at the start; each serves every queue.
+    /// Agents, all logged in at the start; each serves the queues of its routing profile
+    /// (``routingProfiles``).
     public var agentCount: Int
+    /// The routing profiles agents are assigned to, each with the queues it serves and its
+    /// share of ``agentCount``; empty for one profile serving every queue
+    /// (``routingProfilesInForce``).
+    ///
+    /// Agents get exact counts by share (``apportion(_:shares:)``) and are assigned in profile
+    /// order: the first agents to the first profile, and so on.
+    /// ``restaurantProfiles(stores:overflowQueue:)`` builds a restaurant center's.
+    public var routingProfiles: [RoutingProfile] = []
     /// The seed: the same seed and configuration give the same messages.
     public var seed: UInt64
     /// The simulated instant the simulation starts at (agents log in then).
@@ -70,7 +79,7 @@ public struct TrafficSimulationConfiguration: Sendable {
     public var transferShare: Double
     /// The share of answered calls the agent transfers out to ``externalTransferNumber``.
     public var externalTransferShare: Double
-    /// The queue of queue and agent transfers (every agent serves it too).
+    /// The queue of queue and agent transfers; the agents whose routing profile lists it serve it.
     public var overflowQueue: String
     /// Where external transfers go (a reservation centre outside Amazon Connect).
     public var externalTransferNumber: String

@@ -104,6 +104,8 @@ public struct SimulatorService: Service {
             start: UTCTimestamp(options.start),
             callsPerHourPerStore: options.callsPerHour
         )
+        configuration.routingProfiles = TrafficSimulationConfiguration.restaurantProfiles(
+            stores: stores, overflowQueue: configuration.overflowQueue)
         if let rate = options.rate, !stores.isEmpty {
             configuration.callsPerHourPerStore = rate * 3_600 / options.speed / Double(stores.count)
             configuration.hourlyShape = Array(repeating: 1, count: 24)
@@ -121,7 +123,7 @@ public struct SimulatorService: Service {
             sink = kafka
         }
         logger.info(
-            "simulating \(stores.count) stores, \(options.agents) agents at \(options.speed)x from \(configuration.start), via \(options.via.rawValue)"
+            "simulating \(stores.count) stores, \(options.agents) agents in \(configuration.routingProfiles.count) routing profiles at \(options.speed)x from \(configuration.start), via \(options.via.rawValue)"
         )
         let clock = ContinuousClock()
         let began = clock.now

@@ -18,9 +18,10 @@ public protocol SeedHistoryStore: Sendable {
 /// `switchboard staffing seed --days N` writes a longer stretch for trying the plan and the
 /// backtest.
 ///
-/// Runs the traffic simulation (the same as the live simulator's, asking the flows in process
-/// instead of over HTTP) over the last 8 weeks and over last year's holidays and pre-holidays
-/// (or over the last N days), and writes its contact records to `store` (the ingest writer).
+/// Runs the traffic simulation (the same as the live simulator's, with the restaurant routing
+/// profiles, asking the flows in process instead of over HTTP) over the last 8 weeks and over
+/// last year's holidays and pre-holidays (or over the last N days), and writes its contact
+/// records to `store` (the ingest writer).
 /// Writes nothing when the database has a contact record. As a service (the dev role) failures
 /// are logged, never thrown.
 public struct StaffingHistorySeeder: Service {
@@ -110,6 +111,8 @@ public struct StaffingHistorySeeder: Service {
                 stores: stores, agentCount: agents, seed: seed &+ UInt64(index),
                 start: UTCTimestamp(millisecondsSince1970: start),
                 arrivalsEnd: UTCTimestamp(millisecondsSince1970: end))
+            configuration.routingProfiles = TrafficSimulationConfiguration.restaurantProfiles(
+                stores: stores, overflowQueue: configuration.overflowQueue)
             configuration.updateShare = 0
             configuration.duplicateShare = 0
             var simulation = TrafficSimulation(configuration: configuration)
