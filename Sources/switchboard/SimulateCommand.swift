@@ -25,6 +25,13 @@ struct SimulateCommand: AsyncParsableCommand {
     )
     var start: String?
 
+    @Option(
+        help: """
+            Share of store-days (0...1) whose rate a shock scales to the end of the business day: x1.6 from 11:00 \
+            or x0.5 from 17:00, decided by the seed (overrides SWITCHBOARD_SIMULATOR_SHOCKS).
+            """)
+    var shocks: Double?
+
     @Option(help: "Base calls per store per hour, shaped by hour of day and day type.")
     var callsPerHour: Double = 6
 
@@ -59,6 +66,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if let speed, speed <= 0 { throw ValidationError("--speed must be positive") }
         if let agents, agents < 0 { throw ValidationError("--agents must not be negative") }
         if let rate, rate <= 0 { throw ValidationError("--rate must be positive") }
+        if let shocks, !(0...1).contains(shocks) { throw ValidationError("--shocks must be within 0...1") }
         if let start, Settings.instant(iso8601: start) == nil {
             throw ValidationError(
                 "--start must be an ISO 8601 instant with Z or an offset, e.g. 2026-11-20T11:30:00+09:00")
@@ -80,6 +88,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if let seed { options.seed = seed }
         if let speed { options.speed = speed }
         if let agents { options.agents = agents }
+        if let shocks { options.shocks = shocks }
         if let start, let instant = Settings.instant(iso8601: start) { options.start = instant }
         options.callsPerHour = callsPerHour
         options.rate = rate

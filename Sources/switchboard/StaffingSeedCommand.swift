@@ -22,12 +22,22 @@ struct StaffingSeedCommand: AsyncParsableCommand {
     @Option(help: "Seed every day of the last N days (1...800).")
     var days: Int?
 
+    @Option(
+        help: """
+            Share of store-days (0...1) whose rate a shock scales to the end of the business day: x1.6 from 11:00 \
+            or x0.5 from 17:00, decided by the seed (overrides SWITCHBOARD_SIMULATOR_SHOCKS).
+            """)
+    var shocks: Double?
+
     func validate() throws {
         if let days, !(1...800).contains(days) { throw ValidationError("--days must be within 1...800 (got \(days))") }
+        if let shocks, !(0...1).contains(shocks) { throw ValidationError("--shocks must be within 0...1") }
     }
 
     func run() async throws {
-        let settings = try Settings()
+        var overridden = try Settings()
+        if let shocks { overridden.simulatorShocks = shocks }
+        let settings = overridden
         LoggingSetup.bootstrap(settings)
         let days = self.days
         let written = try await OneShotDatabase.run(settings) { client, logger in

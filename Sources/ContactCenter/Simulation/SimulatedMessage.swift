@@ -78,3 +78,21 @@ extension TrafficEnvironment {
     /// Every day is ordinary.
     public func dayMultiplier(storeId: String, at instant: UTCTimestamp) -> Double { 1 }
 }
+
+/// A contact offered to a queue, as `staffing_history` counts it: queued, and then answered,
+/// abandoned (the caller hung up waiting) or turned into a callback request. A contact the queue
+/// flow moves to another queue is offered there, not here; one still waiting is not counted yet.
+public struct SimulatedOffer: Sendable, Hashable {
+    /// The queue's ARN.
+    public var queue: String
+    /// The store whose call it is.
+    public var storeId: String
+    /// When it was queued.
+    public var enqueued: UTCTimestamp
+
+    public init(queue: String, storeId: String, enqueued: UTCTimestamp) {
+        self.queue = queue
+        self.storeId = storeId
+        self.enqueued = enqueued
+    }
+}

@@ -48,6 +48,10 @@ extension TrafficSimulation {
     private mutating func change(
         _ agent: Int, _ type: AgentEvent.EventType, at: Int64, _ change: (inout SimulatedAgent) -> Void
     ) {
+        guard configuration.emitsMessages else {
+            change(&agents[agent])
+            return
+        }
         let previous = snapshot(agent)
         change(&agents[agent])
         let event = AgentEvent(

@@ -3,6 +3,11 @@ import Primitives
 
 extension TrafficSimulation {
     /// The queue named `name` as a resource reference with a stable ARN.
+    /// The ARN the simulation gives queue `name`: what its CTRs and agent events carry.
+    public static func queueArn(_ name: String, instanceArn: String) -> String {
+        queueReference(name, instanceArn: instanceArn).arn ?? name
+    }
+
     static func queueReference(_ name: String, instanceArn: String) -> ResourceReference {
         ResourceReference(arn: instanceArn + "/queue/" + StableIdentifier.uuid("queue-" + name), name: name)
     }
@@ -33,6 +38,7 @@ extension TrafficSimulation {
     }
 
     mutating func emitContactEvent(_ type: ContactEvent.EventType, _ contact: SimulatedContact, at: Int64) {
+        guard configuration.emitsMessages else { return }
         let queue = TrafficSimulation.queueReference(contact.queue, instanceArn: configuration.instanceArn)
         let event = ContactEvent(
             id: newIdentifier(),

@@ -47,6 +47,8 @@ public struct TrafficSimulation: Sendable {
     /// Available agents, longest idle first.
     var idleAgents: [Int] = []
     var output: [SimulatedMessage] = []
+    /// The offers since the last ``takeOffers()`` (only with ``TrafficSimulationConfiguration/recordsOffers``).
+    var offers: [SimulatedOffer] = []
     /// The routing profiles in force (``TrafficSimulationConfiguration/routingProfilesInForce``)
     /// as agent events carry them; ``SimulatedAgent/profile`` indexes it.
     let routingProfiles: [AgentRoutingProfile]
@@ -160,7 +162,8 @@ public struct TrafficSimulation: Sendable {
         let multiplier = min(
             configuration.maximumDayMultiplier,
             max(0, environment.dayMultiplier(storeId: definition.id, at: instant)))
-        let rate = configuration.baseRatePerSecond(at: instant) * multiplier
+        let shock = configuration.shocks?.factor(store: definition.id, at: instant) ?? 1
+        let rate = configuration.baseRatePerSecond(at: instant) * multiplier * shock
         // Thinning: candidates come at the peak rate, and are kept with probability rate / peak.
         guard random.unit() * configuration.peakRatePerSecond < rate else { return }
         let isOpen = await environment.isOpen(storeId: definition.id, at: instant)
@@ -218,6 +221,7 @@ public struct TrafficSimulation: Sendable {
         else { return }
         waiting.remove(at: position)
         if random.chance(configuration.callbackShare) {
+            recordOffer(contact)
             requestCallback(index, at: at)
             return
         }
@@ -225,9 +229,28 @@ public struct TrafficSimulation: Sendable {
         contact.disconnectReason = "CUSTOMER_DISCONNECT"
         contacts[index] = nil
         counters.abandoned += 1
+        recordOffer(contact)
         emitContactEvent(.disconnected, contact, at: at)
         emitContactEvent(.completed, contact, at: at)
         emitRecord(contact, at: at)
+    }
+
+    /// Counts `contact` as offered to its queue (its outcome there is decided: answered,
+    /// abandoned, or a callback requested).
+    private mutating func recordOffer(_ contact: SimulatedContact) {
+        guard configuration.recordsOffers, let enqueued = contact.enqueued else { return }
+        offers.append(
+            SimulatedOffer(
+                queue: TrafficSimulation.queueArn(contact.queue, instanceArn: configuration.instanceArn),
+                storeId: configuration.stores[contact.store].id,
+                enqueued: UTCTimestamp(millisecondsSince1970: enqueued)))
+    }
+
+    /// The contacts counted as offered since the last call, in the order their outcome was
+    /// decided.
+    public mutating func takeOffers() -> [SimulatedOffer] {
+        defer { offers.removeAll(keepingCapacity: true) }
+        return offers
     }
 
     /// Gives waiting contacts to idle agents: each waiting contact, oldest first, to the
@@ -265,6 +288,7 @@ public struct TrafficSimulation: Sendable {
         guard var contact = contacts[index], let agent = contact.agent else { return }
         contact.connected = at
         counters.answered += 1
+        recordOffer(contact)
         let talk = configuration.talkDuration.draw(&random)
         contact.talkSeconds = talk
         var end = at + Int64(talk) * 1_000
@@ -320,6 +344,10 @@ public struct TrafficSimulation: Sendable {
     // MARK: Records
 
     mutating func emitRecord(_ contact: SimulatedContact, at: Int64) {
+        guard configuration.emitsMessages else {
+            counters.ctrsEmitted += 1
+            return
+        }
         let record = contactTraceRecord(contact, lastUpdate: at)
         let value = record.jsonData()
         counters.ctrsEmitted += 1

@@ -52,6 +52,14 @@ public struct TrafficSimulationConfiguration: Sendable {
     public var utcOffsetSeconds: Int
     /// The largest day multiplier the environment may return (larger values are clamped).
     public var maximumDayMultiplier: Double
+    /// Store-days whose rate a shock scales from a time of day on (``TrafficShocks``); nil: none.
+    public var shocks: TrafficShocks? = nil
+    /// Whether the simulation keeps a ``SimulatedOffer`` per contact offered to a queue
+    /// (``TrafficSimulation/takeOffers()``): what a backtest's oracle counts.
+    public var recordsOffers = false
+    /// Whether the simulation emits its wire messages; without them it only moves contacts and
+    /// agents (and records offers): the oracle's replicas need nothing else.
+    public var emitsMessages = true
     /// Seconds from the start of a contact to its queueing or to its end in the flow.
     public var ivrDuration: SimulationDuration
     /// How long a queued caller waits before hanging up.
@@ -153,7 +161,7 @@ public struct TrafficSimulationConfiguration: Sendable {
 
     /// The largest arrival rate of one store, in calls per second, for thinning.
     var peakRatePerSecond: Double {
-        callsPerHourPerStore * (hourlyShape.max() ?? 1) * maximumDayMultiplier / 3_600
+        callsPerHourPerStore * (hourlyShape.max() ?? 1) * maximumDayMultiplier * (shocks?.maximumFactor ?? 1) / 3_600
     }
 
     /// The arrival rate of a store at `instant` before the day multiplier, in calls per second.

@@ -138,6 +138,10 @@ public struct Settings: Sendable {
     /// `SWITCHBOARD_SIMULATOR_SEED`: the simulator's seed; equal seeds and starts give equal traffic
     /// (default 1).
     public var simulatorSeed: UInt64
+    /// `SWITCHBOARD_SIMULATOR_SHOCKS`: the share of store-days, 0…1, whose arrival rate a shock
+    /// scales from a time of day to the end of the business day (×1.6 from 11:00 or ×0.5 from
+    /// 17:00; which days is decided by the seed); default 0, none.
+    public var simulatorShocks: Double
     /// `SWITCHBOARD_SIMULATOR_VIA`: `kafka` (produce directly) or `firehose` (deliver through the
     /// receiver, as Amazon Data Firehose would); unset, `dev` uses `firehose` and `simulate` `kafka`.
     public var simulatorVia: SimulatorRoute?
@@ -258,6 +262,11 @@ public struct Settings: Sendable {
             throw SettingsError(key: "SWITCHBOARD_SIMULATOR_SEED", value: seed, expected: "an unsigned 64-bit integer")
         }
         simulatorSeed = parsedSeed
+        let shocks = string("SWITCHBOARD_SIMULATOR_SHOCKS", "0")
+        guard let share = Double(shocks), (0...1).contains(share) else {
+            throw SettingsError(key: "SWITCHBOARD_SIMULATOR_SHOCKS", value: shocks, expected: "a share from 0 to 1")
+        }
+        simulatorShocks = share
         simulatorHTTPPort = try integer("SWITCHBOARD_SIMULATOR_HTTP_PORT", 8082, range: 0...65535)
         let via = string("SWITCHBOARD_SIMULATOR_VIA", "").lowercased()
         if via.isEmpty {
@@ -298,7 +307,7 @@ public struct Settings: Sendable {
             rate: nil, duration: nil, hookURL: hookURL, hookToken: hookTokens.first, start: simulatorStart ?? Date(),
             via: simulatorVia ?? .kafka,
             receiverURL: URL(string: "/v1/firehose", relativeTo: hookURL)?.absoluteURL,
-            receiverAccessKey: firehoseAccessKeys.first)
+            receiverAccessKey: firehoseAccessKeys.first, shocks: simulatorShocks)
     }
 
     /// Parses an ISO 8601 instant with `Z` or an offset (`2026-11-20T11:30:00+09:00`), as

@@ -34,13 +34,16 @@ public struct SimulatorOptions: Sendable {
     public var receiverURL: URL?
     /// The receiver's access key, if it needs one.
     public var receiverAccessKey: String?
+    /// The share of store-days with a shock (``TrafficShocks``, decided by ``seed``); 0: none.
+    public var shocks: Double
 
     /// - Parameters: see the properties.
     public init(
         seed: UInt64, speed: Double, agents: Int, callsPerHour: Double, rate: Double?, duration: Double?,
         hookURL: URL, hookToken: String?, start: Date, via: SimulatorRoute = .kafka, receiverURL: URL? = nil,
-        receiverAccessKey: String? = nil
+        receiverAccessKey: String? = nil, shocks: Double = 0
     ) {
+        self.shocks = shocks
         self.via = via
         self.receiverURL = receiverURL
         self.receiverAccessKey = receiverAccessKey
@@ -106,6 +109,7 @@ public struct SimulatorService: Service {
         )
         configuration.routingProfiles = TrafficSimulationConfiguration.restaurantProfiles(
             stores: stores, overflowQueue: configuration.overflowQueue)
+        if options.shocks > 0 { configuration.shocks = TrafficShocks(share: options.shocks, seed: options.seed) }
         if let rate = options.rate, !stores.isEmpty {
             configuration.callsPerHourPerStore = rate * 3_600 / options.speed / Double(stores.count)
             configuration.hourlyShape = Array(repeating: 1, count: 24)

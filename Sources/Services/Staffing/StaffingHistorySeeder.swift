@@ -29,19 +29,23 @@ public struct StaffingHistorySeeder: Service {
     var flowsDirectory: String
     var agents: Int
     var seed: UInt64
+    /// The share of store-days with a shock (``TrafficShocks``, decided by ``seed``).
+    var shocks: Double
     var schema: StartupGate
     var logger: Logger
 
     /// A seeder writing to `store`, simulating the stores of `flowsDirectory` with `agents`
-    /// agents from `seed`; as a service, it starts once `schema` opens.
+    /// agents from `seed`, `shocks` of the store-days shocked; as a service, it starts once
+    /// `schema` opens.
     public init(
-        store: any SeedHistoryStore, flowsDirectory: String, agents: Int, seed: UInt64,
+        store: any SeedHistoryStore, flowsDirectory: String, agents: Int, seed: UInt64, shocks: Double = 0,
         schema: StartupGate = .opened(), logger: Logger
     ) {
         self.store = store
         self.flowsDirectory = flowsDirectory
         self.agents = agents
         self.seed = seed
+        self.shocks = shocks
         self.schema = schema
         self.logger = logger
     }
@@ -69,6 +73,29 @@ public struct StaffingHistorySeeder: Service {
         func dayMultiplier(storeId: String, at instant: UTCTimestamp) -> Double {
             flows.trafficMultiplier(storeId: storeId, at: instant)
         }
+    }
+
+    /// The simulation of seeded history (and of the oracle's replicas of it): the restaurant
+    /// routing profiles, no CTR updates or duplicates, shocks decided by `seed` whatever the
+    /// traffic's seed.
+    /// - Parameters:
+    ///   - seed: The simulator's seed, which decides the shocks.
+    ///   - traffic: The seed of this run's traffic.
+    ///   - start: Milliseconds since 1970; agents log in then.
+    ///   - arrivalsEnd: Milliseconds since 1970; no arrival at or after it.
+    static func configuration(
+        stores: [TrafficSimulationConfiguration.Store], agents: Int, seed: UInt64, traffic: UInt64, shocks: Double,
+        start: Int64, arrivalsEnd: Int64
+    ) -> TrafficSimulationConfiguration {
+        var configuration = TrafficSimulationConfiguration(
+            stores: stores, agentCount: agents, seed: traffic, start: UTCTimestamp(millisecondsSince1970: start),
+            arrivalsEnd: UTCTimestamp(millisecondsSince1970: arrivalsEnd))
+        configuration.routingProfiles = TrafficSimulationConfiguration.restaurantProfiles(
+            stores: stores, overflowQueue: configuration.overflowQueue)
+        configuration.updateShare = 0
+        configuration.duplicateShare = 0
+        if shocks > 0 { configuration.shocks = TrafficShocks(share: shocks, seed: seed) }
+        return configuration
     }
 
     /// Seeds the history ending at `now`: the last `days` days when given, else the last 8 weeks
@@ -107,14 +134,9 @@ public struct StaffingHistorySeeder: Service {
             pending.removeAll(keepingCapacity: true)
         }
         for (index, (start, end)) in windows.enumerated() {
-            var configuration = TrafficSimulationConfiguration(
-                stores: stores, agentCount: agents, seed: seed &+ UInt64(index),
-                start: UTCTimestamp(millisecondsSince1970: start),
-                arrivalsEnd: UTCTimestamp(millisecondsSince1970: end))
-            configuration.routingProfiles = TrafficSimulationConfiguration.restaurantProfiles(
-                stores: stores, overflowQueue: configuration.overflowQueue)
-            configuration.updateShare = 0
-            configuration.duplicateShare = 0
+            let configuration = Self.configuration(
+                stores: stores, agents: agents, seed: seed, traffic: seed &+ UInt64(index), shocks: shocks,
+                start: start, arrivalsEnd: end)
             var simulation = TrafficSimulation(configuration: configuration)
             var cursor = start
             while cursor < end + 2 * 3_600_000 {

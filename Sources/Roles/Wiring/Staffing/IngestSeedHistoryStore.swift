@@ -48,6 +48,7 @@ extension StaffingHistorySeeder {
     public init(settings: Settings, client: PostgresClient, schema: StartupGate = .opened(), logger: Logger) {
         self.init(
             store: IngestSeedHistoryStore(client: client, logger: logger), flowsDirectory: settings.flowsDirectory,
-            agents: settings.simulatorAgents, seed: settings.simulatorSeed, schema: schema, logger: logger)
+            agents: settings.simulatorAgents, seed: settings.simulatorSeed, shocks: settings.simulatorShocks,
+            schema: schema, logger: logger)
     }
 }
