@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Staffing benchmark and backtest: a simulated year (`switchboard staffing seed --days 365`: the
-# traffic simulation over flows/, holidays, pre-holidays and weekends busier) in a throwaway
-# PostgreSQL, then `switchboard staffing backtest --weeks 8` (WAPE per day type beside the two
-# naive baselines), the 4-week plan for every queue (best of 3) and the console's staffing panel
-# (`GET /v1/staffing` on `switchboard dev`, median and max of 20). The last line is
-# machine-readable:
-#   RESULT seeded_contacts=<n> seed_s=<n> wape_<day type>=<forecast>/<last week>/<8-week mean> ...
+# traffic simulation over flows/, holidays, pre-holidays and weekends busier, shocks on about one
+# store-day in twenty: SWITCHBOARD_SIMULATOR_SHOCKS, default 0.05) in a throwaway PostgreSQL; the
+# oracle (`switchboard staffing oracle --weeks 8 --replicas R`: the mean of R replicas of the
+# seeding's simulation over the backtest's days, R = SWITCHBOARD_BENCH_ORACLE_REPLICAS, default
+# 20); then `switchboard staffing backtest --weeks 8 --oracle` (WAPE per day type beside the two
+# naive baselines and the oracle's Poisson floor; shocked queue-days on their own line), the
+# 4-week plan for every queue (best of 3) and the console's staffing panel (`GET /v1/staffing` on
+# `switchboard dev`, median and max of 20). The last line is machine-readable:
+#   RESULT seeded_contacts=<n> seed_s=<n> oracle_s=<n>
+#          wape_<day type>=<forecast>/<last week>/<8-week mean> oracle_<day type>=<oracle WAPE> ...
+#          forecast_to_floor_<day type>=<forecast WAPE / oracle WAPE> ... (not for `shock`)
 #          q_staffing_ms=<n> panel_ms_median=<x> panel_ms_max=<x>
 #
 #   scripts/bench-staffing.sh [--days N] [--binary PATH]
@@ -39,8 +44,14 @@ seeded=$("$binary" staffing seed --days "$days" | sed -n 's/^seeded \([0-9]*\) .
 seed_s=$(($(date +%s) - started))
 log "$seeded contact records in $seed_s s"
 
-log "switchboard staffing backtest --weeks 8"
-"$binary" staffing backtest --weeks 8 | tee "$workdir/backtest.txt"
+log "switchboard staffing oracle --weeks 8 --replicas $replicas"
+started=$(date +%s)
+"$binary" staffing oracle --weeks 8 --replicas "$replicas" >"$workdir/oracle.csv"
+oracle_s=$(($(date +%s) - started))
+log "the oracle in $oracle_s s"
+log "switchboard staffing backtest --weeks 8 --oracle"
+"$binary" staffing backtest --weeks 8 --oracle "$workdir/oracle.csv"
+"$binary" staffing backtest --weeks 8 --oracle "$workdir/oracle.csv" --format csv >"$workdir/backtest.csv"
 
 plan_args=(staffing plan --from "$(date -u +%F)" --to "$(date -u -d '+27 days' +%F)" --service-level 80/20 --format csv)
 "$binary" "${plan_args[@]}" >/dev/null
@@ -51,11 +62,13 @@ log "the console's staffing panel: GET /v1/staffing on switchboard dev"
 read -r panel_median panel_max < <(time_staffing_panel "$binary")
 log "GET /v1/staffing: median $panel_median ms, max $panel_max ms"
 
-# One field per day type: its forecast's WAPE, then the two baselines', in percent.
-wape=$(awk 'NR > 1 {
-    n = NF; label = $1; for (i = 2; i <= n - 9; i++) label = label "_" $i
-    gsub(/-/, "", label)
-    printf " wape_%s=%s/%s/%s", label, $(n - 5), $(n - 3), $(n - 1)
-}' "$workdir/backtest.txt")
-echo "RESULT seeded_contacts=$seeded seed_s=$seed_s$wape q_staffing_ms=$q_staffing panel_ms_median=$panel_median" \
-    "panel_ms_max=$panel_max"
+# Per day type: the forecast's WAPE and the two baselines', in percent; the oracle's; and the
+# forecast's over the oracle's (shocked queue-days are scored by the intraday work, not here).
+wape=$(awk -F, 'NR > 1 {
+    label = $1; gsub(/[^A-Za-z0-9_]/, "_", label)
+    printf " wape_%s=%.1f/%.1f/%.1f", label, $4 * 100, $5 * 100, $6 * 100
+    if ($7 != "") printf " oracle_%s=%.1f", label, $7 * 100
+    if ($7 != "" && $7 > 0 && label != "shock") printf " forecast_to_floor_%s=%.2f", label, $4 / $7
+}' "$workdir/backtest.csv")
+echo "RESULT seeded_contacts=$seeded seed_s=$seed_s oracle_s=$oracle_s$wape q_staffing_ms=$q_staffing" \
+    "panel_ms_median=$panel_median panel_ms_max=$panel_max"
