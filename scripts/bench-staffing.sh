@@ -36,9 +36,11 @@ fi
 
 bench_postgres switchboard_staffing_bench
 export SWITCHBOARD_LOG_LEVEL=${SWITCHBOARD_LOG_LEVEL:-warning}
+export SWITCHBOARD_SIMULATOR_SHOCKS=${SWITCHBOARD_SIMULATOR_SHOCKS:-0.05}
+replicas=${SWITCHBOARD_BENCH_ORACLE_REPLICAS:-20}
 
 "$binary" migrate >/dev/null
-log "seeding $days simulated days"
+log "seeding $days simulated days (shocks on a share of $SWITCHBOARD_SIMULATOR_SHOCKS of the store-days)"
 started=$(date +%s)
 seeded=$("$binary" staffing seed --days "$days" | sed -n 's/^seeded \([0-9]*\) .*/\1/p')
 seed_s=$(($(date +%s) - started))

@@ -159,6 +159,25 @@ struct StaffingForecastTests {
         #expect(forecast.notes.isEmpty)
     }
 
+    @Test("slot 96 + k of a date and slot k of the next are one interval: the later date carries their sum")
+    func acrossMidnight() {
+        // Store a, open past midnight: 2 contacts at 00:15 of the next morning (slot 97). Store b:
+        // 3 contacts at 00:15 (slot 1), calls that reach the queue just after its midnight close.
+        let baselines: [StaffingBaselineKey: StaffingBaseline] = [
+            StaffingBaselineKey(queue: "q", store: "a", dayType: .weekday): Self.baseline(weight: 1, offered: [97: 2]),
+            StaffingBaselineKey(queue: "q", store: "b", dayType: .weekday): Self.baseline(weight: 1, offered: [1: 3]),
+        ]
+        // December 1 and 2 (Tuesday, Wednesday): the 1st's slot 97 is the 2nd's slot 1.
+        let forecast = StaffingForecast(queues: Self.queues, baselines: baselines, calendar: Self.calendar(1...2))
+        let intervals = forecast.intervals.map { "\($0.date.day) \($0.slot.index) \($0.offered)" }
+        #expect(intervals == ["1 1 3.0", "2 1 5.0", "2 97 2.0"])
+        let instants = forecast.intervals.map { $0.date.dayNumber * 96 + $0.slot.index }
+        #expect(Set(instants).count == instants.count)
+        // One date alone keeps both: they are different instants.
+        let one = StaffingForecast(queues: Self.queues, baselines: baselines, calendar: Self.calendar(1...1))
+        #expect(one.intervals.map { "\($0.slot.index) \($0.offered)" } == ["1 3.0", "97 2.0"])
+    }
+
     @Test("the backtest's WAPE: Σ |error| / Σ actual per day type, against last week and the 8-week mean")
     func backtest() {
         var backtest = StaffingBacktest()

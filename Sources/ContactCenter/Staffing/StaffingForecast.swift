@@ -78,14 +78,20 @@ public struct StaffingForecast: Sendable {
             for (key, baseline) in baselines where key.queue == queue {
                 allSlots.formUnion(baseline.offered.keys)
             }
-            let slotRange = allSlots.sorted()
             if history.averageHandleTimeSeconds == nil {
                 note("queue \(label): no handled contacts in its history: AHT unknown, no staffing")
             }
-            for date in calendar.dates {
+            struct Day {
+                var date: CivilDate
+                var dayTypes: [DayType]
                 var offered: [DaySlot: Double] = [:]
                 var handleSeconds: [DaySlot: Double] = [:]
                 var handled: [DaySlot: Double] = [:]
+                var slots: Set<DaySlot>
+            }
+            var days: [Day] = []
+            for date in calendar.dates {
+                var day = Day(date: date, dayTypes: [], slots: allSlots)
                 var types = Set<DayType>()
                 for store in history.stores {
                     let own = calendar.dayType(of: store, on: date)
@@ -102,20 +108,38 @@ public struct StaffingForecast: Sendable {
                                 : "no history for \(own.plural) of queue \(label): falling back to \(used.plural)")
                     }
                     let baseline = baseline(queue, store, used, on: date)!
-                    for (slot, sum) in baseline.offered { offered[slot, default: 0] += sum / baseline.weight }
+                    for (slot, sum) in baseline.offered { day.offered[slot, default: 0] += sum / baseline.weight }
                     for (slot, sum) in baseline.handleSeconds {
-                        handleSeconds[slot, default: 0] += sum / baseline.weight
+                        day.handleSeconds[slot, default: 0] += sum / baseline.weight
                     }
-                    for (slot, sum) in baseline.handled { handled[slot, default: 0] += sum / baseline.weight }
+                    for (slot, sum) in baseline.handled { day.handled[slot, default: 0] += sum / baseline.weight }
                 }
-                let dayTypes = types.sorted()
-                for slot in slotRange {
-                    let count = handled[slot] ?? 0
-                    let aht = count > 0 ? (handleSeconds[slot] ?? 0) / count : history.averageHandleTimeSeconds
+                day.dayTypes = types.sorted()
+                days.append(day)
+            }
+            // A queue fed by an overnight store and a store whose calls land just after midnight
+            // has slot 96 + k of date D and slot k of D + 1: the same 15 minutes. When both dates
+            // are forecast, the later date's slot carries the sum, so each interval is staffed
+            // once, for all its load.
+            for index in days.indices.dropLast() where days[index + 1].date == days[index].date.adding(days: 1) {
+                for slot in days[index].slots where slot.index >= DaySlot.perDay {
+                    let into = DaySlot(slot.index - DaySlot.perDay)
+                    days[index + 1].slots.insert(into)
+                    days[index + 1].offered[into, default: 0] += days[index].offered.removeValue(forKey: slot) ?? 0
+                    days[index + 1].handleSeconds[into, default: 0] +=
+                        days[index].handleSeconds.removeValue(forKey: slot) ?? 0
+                    days[index + 1].handled[into, default: 0] += days[index].handled.removeValue(forKey: slot) ?? 0
+                    days[index].slots.remove(slot)
+                }
+            }
+            for day in days {
+                for slot in day.slots.sorted() {
+                    let count = day.handled[slot] ?? 0
+                    let aht = count > 0 ? (day.handleSeconds[slot] ?? 0) / count : history.averageHandleTimeSeconds
                     intervals.append(
                         Interval(
-                            queue: queue, date: date, slot: slot, dayTypes: dayTypes, offered: offered[slot] ?? 0,
-                            averageHandleTimeSeconds: aht))
+                            queue: queue, date: day.date, slot: slot, dayTypes: day.dayTypes,
+                            offered: day.offered[slot] ?? 0, averageHandleTimeSeconds: aht))
                 }
             }
         }
