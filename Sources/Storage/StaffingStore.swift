@@ -28,11 +28,27 @@ public struct StaffingStore: Sendable {
         /// The method as stored with each plan.
         public static var description: String {
             "same day type per store; weekday/weekend: the last \(ordinaryDays) days of the same weekday, equal weights; "
+                + "holiday/pre_holiday: the days with the same opening hours, else all; no opening: 0; "
                 + "holiday/pre_holiday: last \(specialLookbackDays) days, weight \(specialYearDecay)^(years back); "
                 + "closures and overrides never baselines; offered = answered + abandoned + callbacks; "
                 + "AHT = talk + hold + ACW; patience = sum queue_s / abandoned over the last \(queueLookbackDays) days"
         }
     }
+
+    /// A day's opening hours as `StaffingCalendar` keeps them, over `staffing_day_types` AS d and
+    /// ``hoursJoin``: `HH:MM-HH:MM` (the first opening and the last closing, local), `closed`
+    /// when `flows/` opens the store at no time that day, NULL where `store_business_day` has no
+    /// row for it.
+    static let hoursText = """
+        CASE WHEN b.store_id IS NULL THEN NULL WHEN b.opens_at IS NULL THEN 'closed'
+             ELSE to_char(b.opens_at AT TIME ZONE z.tz, 'HH24:MI') || '-' || to_char(b.closes_at AT TIME ZONE z.tz, 'HH24:MI')
+        END
+        """
+    static let hoursJoin = """
+        LEFT JOIN store_business_day b ON b.store_id = d.store_id AND b.business_date = d.business_date
+        LEFT JOIN store s ON s.store_id = d.store_id
+        CROSS JOIN LATERAL (SELECT coalesce(s.time_zone, analytics_time_zone()) AS tz) AS z
+        """
 
     /// Creates the store.
     public init(client: PostgresClient, logger: Logger) {
@@ -135,11 +151,14 @@ public struct StaffingStore: Sendable {
                 WHERE last_date >= \(start)::date - \(Method.queueLookbackDays)::int AND first_date < \(start)::date
                   AND (\(queue)::text IS NULL OR queue = \(queue))
             ), typed AS (
-                -- Ordinary days rank within their weekday (0 = Sunday); holidays and pre-holidays pool.
+                -- Ordinary days rank within their weekday (0 = Sunday); holidays and pre-holidays
+                -- pool over weekdays, grouped by their opening hours.
                 SELECT d.store_id, d.day_type, d.business_date,
                        CASE WHEN d.day_type IN ('weekday', 'weekend') THEN extract(dow FROM d.business_date)::int
-                       END AS weekday
+                       END AS weekday,
+                       CASE WHEN d.day_type IN ('holiday', 'pre_holiday') THEN \(unescaped: Self.hoursText) END AS hours
                 FROM staffing_day_types(\(start)::date - \(Method.specialLookbackDays)::int, \(start)::date - 1) AS d
+                \(unescaped: Self.hoursJoin)
                 WHERE d.day_type IN ('weekday', 'weekend', 'holiday', 'pre_holiday')
                   AND d.store_id IN (SELECT store_id FROM src)
             ), ranked AS (
@@ -147,7 +166,7 @@ public struct StaffingStore: Sendable {
                            PARTITION BY t.store_id, t.day_type, t.weekday ORDER BY t.business_date DESC) AS rank
                 FROM typed t
             ), baseline AS (
-                SELECT s.queue, s.store_id, r.day_type, r.weekday, r.business_date,
+                SELECT s.queue, s.store_id, r.day_type, r.weekday, r.hours, r.business_date,
                        CASE WHEN r.weekday IS NOT NULL THEN 1
                             ELSE power(\(Method.specialYearDecay), floor((\(start)::date - r.business_date) / 365.25))
                        END::float8 AS weight
@@ -155,19 +174,22 @@ public struct StaffingStore: Sendable {
                 JOIN src s ON s.store_id = r.store_id AND r.business_date >= s.first_date
                 WHERE r.weekday IS NULL OR r.rank <= \(Method.ordinaryDays)
             )
-            SELECT b.queue, b.store_id, b.day_type, b.weekday, b.weight, coalesce(h.slots, '{}'),
+            SELECT b.queue, b.store_id, b.day_type, b.weekday, b.hours, b.weight, coalesce(h.slots, '{}'),
                    coalesce(h.offered_by_slot, '{}'), coalesce(h.handle_s_by_slot, '{}'),
                    coalesce(h.handle_n_by_slot, '{}')
             FROM baseline b
             LEFT JOIN staffing_history_day h
                 ON h.queue = b.queue AND h.store_id = b.store_id AND h.business_date = b.business_date
             """, logger: logger)
-        for try await (queue, store, type, weekday, weight, slots, offered, handleSeconds, handled) in rows.decode(
-            (String, String, String, Int?, Double, NumberArray, NumberArray, NumberArray, NumberArray).self)
+        for try await (queue, store, type, weekday, hours, weight, slots, offered, handleSeconds, handled)
+            in rows.decode(
+                (String, String, String, Int?, String?, Double, NumberArray, NumberArray, NumberArray, NumberArray).self
+            )
         {
             guard let dayType = DayType(rawValue: type) else { continue }
             let key = StaffingBaselineKey(
-                queue: queue, store: store, dayType: dayType, weekday: weekday.flatMap(Weekday.init(rawValue:)))
+                queue: queue, store: store, dayType: dayType, weekday: weekday.flatMap(Weekday.init(rawValue:)),
+                hours: hours)
             var baseline = result.removeValue(forKey: key) ?? StaffingBaseline(weight: 0, days: 0)
             baseline.add(
                 day: weight, slots: slots.values.map { Int($0) }, offered: offered.values,
@@ -182,11 +204,13 @@ public struct StaffingStore: Sendable {
         var calendar = StaffingCalendar(dates)
         let rows = try await client.query(
             """
-            SELECT store_id, business_date, day_type
-            FROM staffing_day_types(\(SQLDate(dates.lowerBound)), \(SQLDate(dates.upperBound)))
+            SELECT d.store_id, d.business_date, d.day_type, \(unescaped: Self.hoursText)
+            FROM staffing_day_types(\(SQLDate(dates.lowerBound)), \(SQLDate(dates.upperBound))) AS d
+            \(unescaped: Self.hoursJoin)
             """, logger: logger)
-        for try await (store, date, type) in rows.decode((String, SQLDate, String).self) {
+        for try await (store, date, type, hours) in rows.decode((String, SQLDate, String, String?).self) {
             calendar.set(DayType(rawValue: type) ?? .weekday, store: store, on: date.date)
+            if let hours { calendar.setHours(hours, store: store, on: date.date) }
         }
         return calendar
     }

@@ -159,6 +159,38 @@ struct StaffingForecastTests {
         #expect(forecast.notes.isEmpty)
     }
 
+    @Test("a pre-holiday from pre-holidays with its opening hours, else from all; a day without opening is 0")
+    func specialDaysByHours() {
+        // Store a's pre-holidays: open 11:00-21:00 (a Sunday's hours) twice, 20 contacts at slot
+        // 48; open 17:00-23:00 (a weekday's) once, 6 at slot 72.
+        let baselines: [StaffingBaselineKey: StaffingBaseline] = [
+            StaffingBaselineKey(queue: "q", store: "a", dayType: .preHoliday, hours: "11:00-21:00"): Self.baseline(
+                weight: 2, offered: [48: 20]),
+            StaffingBaselineKey(queue: "q", store: "a", dayType: .preHoliday, hours: "17:00-23:00"): Self.baseline(
+                weight: 1, offered: [72: 6]),
+        ]
+        let queues = [
+            "q": StaffingQueueHistory(
+                name: "Q", stores: ["a"], averageHandleTimeSeconds: 150, abandoned: 1, queueSeconds: 10)
+        ]
+        // December 6 (a Sunday) opens 11:00-21:00; the 7th 17:00-23:00; the 8th at hours no
+        // pre-holiday had (the pool: (20 + 6) / 3 contacts, 20/3 at 48 and 2 at 72); the 9th not at all.
+        var calendar = Self.calendar(6...9, ["a": [6: .preHoliday, 7: .preHoliday, 8: .preHoliday, 9: .preHoliday]])
+        calendar.setHours("11:00-21:00", store: "a", on: Self.day(6))
+        calendar.setHours("17:00-23:00", store: "a", on: Self.day(7))
+        calendar.setHours("12:00-20:00", store: "a", on: Self.day(8))
+        calendar.setHours(StaffingCalendar.closed, store: "a", on: Self.day(9))
+        let forecast = StaffingForecast(queues: queues, baselines: baselines, calendar: calendar)
+        func offered(_ day: Int, _ slot: Int) -> Double? {
+            forecast.intervals.first { $0.date.day == day && $0.slot.index == slot }?.offered
+        }
+        #expect(offered(6, 48) == 10 && offered(6, 72) == 0)
+        #expect(offered(7, 48) == 0 && offered(7, 72) == 6)
+        #expect(abs(offered(8, 48)! - 20.0 / 3) < 1e-12 && abs(offered(8, 72)! - 2) < 1e-12)
+        #expect(offered(9, 48) == 0 && offered(9, 72) == 0)
+        #expect(forecast.notes.isEmpty)
+    }
+
     @Test("slot 96 + k of a date and slot k of the next are one interval: the later date carries their sum")
     func acrossMidnight() {
         // Store a, open past midnight: 2 contacts at 00:15 of the next morning (slot 97). Store b:

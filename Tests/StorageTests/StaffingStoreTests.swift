@@ -91,8 +91,11 @@ struct StaffingStoreTests {
             }
             try await client.query(
                 """
-                INSERT INTO store_business_day (store_id, business_date, day_type)
-                SELECT s, d::date, t FROM unnest(\(stores), \(dates), \(types)) AS v(s, d, t)
+                INSERT INTO store_business_day (store_id, business_date, day_type, opens_at, closes_at)
+                SELECT s, d::date, t,
+                       CASE WHEN t <> 'closure' THEN (d::date + time '09:00') AT TIME ZONE 'Asia/Tokyo' END,
+                       CASE WHEN t <> 'closure' THEN (d::date + time '23:00') AT TIME ZONE 'Asia/Tokyo' END
+                FROM unnest(\(stores), \(dates), \(types)) AS v(s, d, t)
                 """, logger: TestDatabase.logger)
             let sources = records.enumerated().map { offset, record in
                 SourceRecord(
@@ -146,8 +149,18 @@ struct StaffingStoreTests {
             for (type, weekday, count) in izakaya {
                 #expect(baselineDays("test-izakaya", type, weekday) == count, "\(weekday)")
             }
-            #expect(baselineDays("test-bistro", .holiday, nil) == 2)
-            #expect(baselineDays("test-bistro", .preHoliday, nil) == 2)
+            // Every day opens 09:00-23:00 (the fixture's hours): one group each.
+            #expect(
+                baselines[
+                    StaffingBaselineKey(
+                        queue: Fixture.reservations.arn, store: "test-bistro", dayType: .holiday, hours: "09:00-23:00")]?
+                    .days == 2)
+            #expect(
+                baselines[
+                    StaffingBaselineKey(
+                        queue: Fixture.reservations.arn, store: "test-bistro", dayType: .preHoliday,
+                        hours: "09:00-23:00")]?.days == 2)
+            #expect(baselineDays("test-bistro", .holiday, nil) == nil)
             #expect(baselineDays("test-bistro", .weekday, nil) == nil)
             #expect(baselineDays("test-bistro", .weekday, .saturday) == nil)
             let calendar = try await store.calendar(Self.date("2026-11-25")...Self.date("2026-11-30"))

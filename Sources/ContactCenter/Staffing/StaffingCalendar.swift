@@ -9,6 +9,10 @@ public struct StaffingCalendar: Sendable, Equatable {
     /// The dates, in order.
     public let dates: [CivilDate]
     private var types: [StoreDate: DayType] = [:]
+    private var openingHours: [StoreDate: String] = [:]
+
+    /// The opening hours of a day on which `flows/` opens the store at no time.
+    public static let closed = "closed"
 
     /// A store and a business date.
     private struct StoreDate: Hashable, Sendable {
@@ -24,6 +28,17 @@ public struct StaffingCalendar: Sendable, Equatable {
     /// Records that `store`'s business day `date` is of type `type`.
     public mutating func set(_ type: DayType, store: String, on date: CivilDate) {
         types[StoreDate(store: store, date: date)] = type
+    }
+
+    /// Records `store`'s opening hours on `date`: `HH:MM-HH:MM` (its first opening and last
+    /// closing, local) or ``closed``.
+    public mutating func setHours(_ hours: String, store: String, on date: CivilDate) {
+        openingHours[StoreDate(store: store, date: date)] = hours
+    }
+
+    /// `store`'s opening hours on `date`; nil when not known.
+    public func hours(of store: String, on date: CivilDate) -> String? {
+        openingHours[StoreDate(store: store, date: date)]
     }
 
     /// `store`'s day type on `date`.

@@ -6,8 +6,9 @@ import Primitives
 /// For a date D and a queue Q, each store S feeding Q contributes its weighted average of the
 /// offered contacts per slot over its baseline days of S's day type on D (a chain's founding day
 /// is a holiday for its stores only); the contributions add up. On an ordinary day (weekday,
-/// weekend) the baseline days are those of D's own weekday (a key with `weekday`), or, where that
-/// weekday has none yet, every weekday of the type pooled. AHT is the handle-time-weighted mean
+/// weekend) the baseline days are those of D's own weekday (a key with `weekday`); on a holiday or
+/// pre-holiday those with D's opening hours (a key with `hours`); where those have none yet, every
+/// day of the type pooled. A store that `flows/` opens at no time on D contributes nothing. AHT is the handle-time-weighted mean
 /// over the same days. Closures contribute nothing; a day type with no history falls back
 /// (`DayType.fallbacks`) and says so in `notes`, never a silent zero.
 public struct StaffingForecast: Sendable {
@@ -50,25 +51,27 @@ public struct StaffingForecast: Sendable {
         func note(_ line: String) {
             if noted.insert(line).inserted { notes.append(line) }
         }
-        // The pool of an ordinary day type over its weekdays, for a weekday without history.
+        // Each day type's pool over its weekdays or hours, for a date whose own have no history.
         var pooled: [StaffingBaselineKey: StaffingBaseline] = [:]
-        for (key, baseline) in baselines where key.weekday != nil {
+        for (key, baseline) in baselines {
             let pool = StaffingBaselineKey(queue: key.queue, store: key.store, dayType: key.dayType)
-            if baselines[pool] != nil { continue }
             var sum = pooled[pool] ?? StaffingBaseline(weight: 0, days: 0)
             sum.merge(baseline)
             pooled[pool] = sum
         }
         func baseline(_ queue: String, _ store: String, _ type: DayType, on date: CivilDate) -> StaffingBaseline? {
-            if type == .weekday || type == .weekend,
-                let own = baselines[
-                    StaffingBaselineKey(queue: queue, store: store, dayType: type, weekday: date.weekday)],
-                own.weight > 0
-            {
-                return own
+            let own: StaffingBaselineKey
+            if type == .weekday || type == .weekend {
+                own = StaffingBaselineKey(queue: queue, store: store, dayType: type, weekday: date.weekday)
+            } else {
+                own = StaffingBaselineKey(
+                    queue: queue, store: store, dayType: type, hours: calendar.hours(of: store, on: date))
+            }
+            if own.weekday != nil || own.hours != nil, let found = baselines[own], found.weight > 0 {
+                return found
             }
             let pool = StaffingBaselineKey(queue: queue, store: store, dayType: type)
-            guard let any = baselines[pool] ?? pooled[pool], any.weight > 0 else { return nil }
+            guard let any = pooled[pool], any.weight > 0 else { return nil }
             return any
         }
         for queue in only.map({ [$0] }) ?? queues.keys.sorted() {
@@ -96,6 +99,8 @@ public struct StaffingForecast: Sendable {
                 for store in history.stores {
                     let own = calendar.dayType(of: store, on: date)
                     types.insert(own)
+                    // No opening that day: the IVR queues no call, whatever the day type.
+                    if calendar.hours(of: store, on: date) == StaffingCalendar.closed { continue }
                     let chain = own.fallbacks(weekend: date.weekday.isWeekend)
                     guard let used = chain.first(where: { baseline(queue, store, $0, on: date) != nil }) else {
                         if own != .closure { note("no history at all for store \(store) of queue \(label)") }

@@ -56,19 +56,23 @@ extension StaffingBaseline {
 
 /// Where a baseline belongs: a queue, a store feeding it, a day type and, for the ordinary day
 /// types (weekday, weekend), the weekday: a Friday is forecast from Fridays, whose hours and
-/// traffic are a Friday's, not from the week's other weekdays. `weekday` is nil for holidays and
-/// pre-holidays (pooled over weekdays), and for an ordinary day type's pool over its weekdays.
+/// traffic are a Friday's, not from the week's other weekdays. Holidays and pre-holidays are
+/// pooled over weekdays, but by their opening hours (`hours`, ``StaffingCalendar/hours(of:on:)``):
+/// a store without hours of its own for them keeps each weekday's, so a Sunday pre-holiday is
+/// forecast from pre-holidays open as that Sunday is. Both nil: the day type's pool.
 public struct StaffingBaselineKey: Sendable, Hashable {
     public var queue: String
     public var store: String
     public var dayType: DayType
     public var weekday: Weekday?
+    public var hours: String?
 
-    public init(queue: String, store: String, dayType: DayType, weekday: Weekday? = nil) {
+    public init(queue: String, store: String, dayType: DayType, weekday: Weekday? = nil, hours: String? = nil) {
         self.queue = queue
         self.store = store
         self.dayType = dayType
         self.weekday = weekday
+        self.hours = hours
     }
 }
 
