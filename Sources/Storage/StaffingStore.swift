@@ -8,8 +8,8 @@ import Primitives
 /// weighted baselines per queue, store and day type, the day types of the dates to plan, and
 /// `staffing_plan` with its intervals.
 public struct StaffingStore: Sendable {
-    private let client: PostgresClient
-    private let logger: Logger
+    let client: PostgresClient
+    let logger: Logger
 
     /// The weighting of the history (docs/staffing.md, "The forecast").
     public enum Method {

@@ -32,6 +32,33 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
     @Option(help: "text (a table and its notes) or csv (one line per day type, WAPEs as fractions).")
     var format: OutputFormat = .text
 
+    @Flag(
+        help:
+            "Score the intraday reforecast instead: shocked queue-days 1 h and 3 h after the shock began, others at 12:00, 15:00, 18:00."
+    )
+    var intraday = false
+
+    @Flag(help: "With --intraday: score a grid of the reforecast's parameters (how the defaults were chosen).")
+    var tune = false
+
+    @Option(
+        help:
+            "With --intraday: the share of shocked store-days the history was seeded with (default SWITCHBOARD_SIMULATOR_SHOCKS)."
+    )
+    var shocks: Double?
+
+    /// The parameters `--tune` scores.
+    static let grid: [IntradayParameters] = {
+        var grid: [IntradayParameters] = []
+        for k in [1.0, 2, 4, 8, 16] {
+            for halfLife in [30.0, 60, 90, 120, 180, nil] {
+                grid.append(
+                    IntradayParameters(volumePriorContacts: k, halfLifeMinutes: halfLife, handleTimePriorContacts: 30))
+            }
+        }
+        return grid
+    }()
+
     enum OutputFormat: String, ExpressibleByArgument {
         case text, csv
     }
@@ -61,6 +88,25 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
             }
         } else {
             expected = nil
+        }
+        if intraday {
+            let share = shocks ?? settings.simulatorShocks
+            let schedule = share > 0 ? TrafficShocks(share: share, seed: settings.simulatorSeed) : nil
+            let grid = tune ? Self.grid : [IntradayParameters.standard]
+            let results = try await OneShotDatabase.run(settings) { client, logger in
+                let store = StaffingStore(client: client, logger: logger)
+                return try await IntradayBacktester(records: store, intraday: store).run(
+                    request, oracle: expected, shocks: schedule, parameters: grid)
+            }
+            for result in results {
+                print(format == .csv ? result.csv : result.table, terminator: format == .csv ? "" : "\n")
+                if tune {
+                    let normal = result.total("normal")
+                    let line = [1, 3].map { "recovery_\($0)h=\(result.total("shock+\($0)h").recovery ?? .nan)" }
+                    print("TUNE \(line.joined(separator: " ")) normal_change=\(normal.change ?? .nan)")
+                }
+            }
+            return
         }
         let backtest = try await OneShotDatabase.run(settings) { client, logger in
             try await StaffingBacktester(records: StaffingStore(client: client, logger: logger)).run(

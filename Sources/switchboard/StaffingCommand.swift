@@ -7,7 +7,7 @@ struct StaffingCommand: AsyncParsableCommand {
         abstract: "How many agents each queue needs: the Erlang calculator and the plan from history.",
         subcommands: [
             StaffingErlangCommand.self, StaffingPlanCommand.self, StaffingBacktestCommand.self,
-            StaffingSeedCommand.self, StaffingOracleCommand.self,
+            StaffingSeedCommand.self, StaffingOracleCommand.self, StaffingIntradayCommand.self,
         ]
     )
 }

@@ -26,6 +26,9 @@ public struct StaffingForecast: Sendable {
         public var offered: Double
         /// AHT, seconds (nil when the queue never handled a contact).
         public var averageHandleTimeSeconds: Double?
+        /// `offered` per store feeding the queue; filled only for a forecast made `keepingStores`
+        /// (the intraday reforecast updates each store on its own).
+        public var offeredByStore: [String: Double] = [:]
 
         /// The day types as one label, e.g. `weekday+holiday`.
         public var dayTypesLabel: String { dayTypes.map(\.rawValue).joined(separator: "+") }
@@ -43,9 +46,10 @@ public struct StaffingForecast: Sendable {
     ///   - baselines: the weighted history per queue, store and day type.
     ///   - calendar: the business dates and each store's day type on them.
     ///   - only: the id of the one queue to forecast.
+    ///   - keepingStores: whether each interval keeps its stores' parts (``Interval/offeredByStore``).
     public init(
         queues: [String: StaffingQueueHistory], baselines: [StaffingBaselineKey: StaffingBaseline],
-        calendar: StaffingCalendar, only: String? = nil
+        calendar: StaffingCalendar, only: String? = nil, keepingStores: Bool = false
     ) {
         var noted = Set<String>()
         func note(_ line: String) {
@@ -90,6 +94,7 @@ public struct StaffingForecast: Sendable {
                 var offered: [DaySlot: Double] = [:]
                 var handleSeconds: [DaySlot: Double] = [:]
                 var handled: [DaySlot: Double] = [:]
+                var byStore: [DaySlot: [String: Double]] = [:]
                 var slots: Set<DaySlot>
             }
             var days: [Day] = []
@@ -113,7 +118,10 @@ public struct StaffingForecast: Sendable {
                                 : "no history for \(own.plural) of queue \(label): falling back to \(used.plural)")
                     }
                     let baseline = baseline(queue, store, used, on: date)!
-                    for (slot, sum) in baseline.offered { day.offered[slot, default: 0] += sum / baseline.weight }
+                    for (slot, sum) in baseline.offered {
+                        day.offered[slot, default: 0] += sum / baseline.weight
+                        if keepingStores { day.byStore[slot, default: [:]][store, default: 0] += sum / baseline.weight }
+                    }
                     for (slot, sum) in baseline.handleSeconds {
                         day.handleSeconds[slot, default: 0] += sum / baseline.weight
                     }
@@ -134,6 +142,9 @@ public struct StaffingForecast: Sendable {
                     days[index + 1].handleSeconds[into, default: 0] +=
                         days[index].handleSeconds.removeValue(forKey: slot) ?? 0
                     days[index + 1].handled[into, default: 0] += days[index].handled.removeValue(forKey: slot) ?? 0
+                    if let parts = days[index].byStore.removeValue(forKey: slot) {
+                        days[index + 1].byStore[into, default: [:]].merge(parts, uniquingKeysWith: +)
+                    }
                     days[index].slots.remove(slot)
                 }
             }
@@ -144,7 +155,8 @@ public struct StaffingForecast: Sendable {
                     intervals.append(
                         Interval(
                             queue: queue, date: day.date, slot: slot, dayTypes: day.dayTypes,
-                            offered: day.offered[slot] ?? 0, averageHandleTimeSeconds: aht))
+                            offered: day.offered[slot] ?? 0, averageHandleTimeSeconds: aht,
+                            offeredByStore: day.byStore[slot] ?? [:]))
                 }
             }
         }

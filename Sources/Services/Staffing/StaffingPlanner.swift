@@ -158,6 +158,26 @@ public struct StaffingPlanner: Sendable {
         )
     }
 
+    /// One business date's forecast of every queue (or of `queue`, an id or a name), each interval
+    /// keeping its stores' parts, with the queues' history and names: what the intraday
+    /// reforecast starts from.
+    /// - Throws: `StaffingRequestError` for an unknown queue; the records' errors.
+    public func dayForecast(
+        _ date: CivilDate, queue: String?
+    ) async throws -> (
+        forecast: StaffingForecast, queues: [String: StaffingQueueHistory], names: [String: String], queueId: String?
+    ) {
+        let request = try StaffingPlanRequest(
+            dates: date...date, queue: queue, model: .erlangA, target: try ServiceTarget(parsing: "80/20"),
+            shrinkage: 0)
+        let prepared = try await prepare(request)
+        let reads = prepared.reads
+        let forecast = StaffingForecast(
+            queues: reads.queues, baselines: reads.baselines, calendar: reads.calendar, only: reads.queueId,
+            keepingStores: true)
+        return (forecast, reads.queues, prepared.names, reads.queueId)
+    }
+
     /// What a plan is made from: its reads and the queues' names.
     private struct Prepared {
         var reads: Reads
