@@ -63,9 +63,14 @@ struct StaffingIntradayCommand: AsyncParsableCommand {
     var format: Format = .table
 
     func run() async throws {
-        let request = try Self.request(
-            date: date, at: at, queue: queue, serviceLevel: serviceLevel, model: model, add: addAgents,
-            move: moveAgents)
+        let request: IntradayRequest
+        do {
+            request = try IntradayRequest(
+                date: date, at: at, queue: queue, serviceLevel: serviceLevel, model: model, add: addAgents,
+                move: moveAgents)
+        } catch {
+            throw ValidationError(error.message(naming: Self.option))
+        }
         let settings = try Settings()
         LoggingSetup.bootstrap(settings)
         let outlook: IntradayOutlook
@@ -91,52 +96,15 @@ struct StaffingIntradayCommand: AsyncParsableCommand {
         }
     }
 
-    /// The request the options describe.
-    /// - Throws: `ValidationError` naming the option at fault.
-    static func request(
-        date: String?, at: String?, queue: String?, serviceLevel: String, model: String, add: [String],
-        move: [String]
-    ) throws -> IntradayRequest {
-        var day: CivilDate?
-        if let date {
-            guard let parsed = CivilDate(parsing: date) else {
-                throw ValidationError("--date must be a date YYYY-MM-DD (got \(date))")
-            }
-            day = parsed
+    /// An intraday field as the command line names it.
+    static func option(_ field: IntradayRequestError.Field) -> String {
+        switch field {
+        case .date: "--date"
+        case .at: "--at"
+        case .serviceLevel: "--service-level"
+        case .model: "--model"
+        case .addAgents: "--add-agents"
+        case .moveAgents: "--move-agents"
         }
-        var instant: Double?
-        var clock: Int?
-        if let at {
-            if let minutes = IntradayChange.clockMinutes(at) {
-                clock = minutes
-            } else if let parsed = ISO8601DateFormatter().date(from: at) {
-                instant = parsed.timeIntervalSince1970
-            } else {
-                throw ValidationError(
-                    "--at must be HH:MM or an ISO 8601 instant such as 2026-07-19T18:00:00+09:00 (got \(at))")
-            }
-        }
-        guard let choice = StaffingPlan.ModelChoice(rawValue: model) else {
-            throw ValidationError("--model must be erlang-a or erlang-c (got \(model))")
-        }
-        let target: ServiceTarget
-        do {
-            target = try ServiceTarget(parsing: serviceLevel)
-        } catch {
-            throw ValidationError("--service-level: \(error.description)")
-        }
-        var changes: [IntradayChange] = []
-        do {
-            changes += try add.map { text throws(IntradayChangeError) in try IntradayChange(adding: text) }
-            changes += try move.map { text throws(IntradayChangeError) in try IntradayChange(moving: text) }
-        } catch {
-            throw ValidationError(error.description)
-        }
-        if queue == nil, changes.contains(where: { $0.kind == .add }) {
-            throw ValidationError("--add-agents needs --queue: the queue the agents join")
-        }
-        return IntradayRequest(
-            date: day, instant: instant, clockMinute: clock, queue: queue, model: choice, target: target,
-            changes: changes)
     }
 }

@@ -208,20 +208,20 @@ public struct IntradayOutlook: Sendable {
             out += "  AHT ×\(f(queue.handleTimeRatio, 2))"
             if let shortfall = queue.shortfallNextHour { out += "  short next hour: \(f(shortfall, 1))" }
             if queue.missesTargetNextHour(target) { out += "  MISSES TARGET" }
-            out += "\n  time   plan  actual  refc.  needed  staffed    SL      ASA  abandon"
-            if !changes.isEmpty { out += "  | what-if staffed    SL      ASA  abandon" }
+            out += "\n  time   plan  actual  refc.  needed  staffed       SL  ASA s  abandon"
+            if !changes.isEmpty { out += "  | what-if staffed       SL  ASA s  abandon" }
             out += "\n"
             for slot in queue.slots where slot.state != .closed || slot.whatIfStaffed != nil {
                 guard slot.plan.offered > 0 || slot.reforecastOffered > 0 || slot.whatIfStaffed != nil else { continue }
                 out += "  " + slot.slot.clock + pad(f(slot.plan.offered, 1), 7)
                 out += pad(f(slot.actual?.offered, 0), 8) + pad(f(slot.reforecastOffered, 1), 7)
                 out += pad(slot.agentsNeeded.map(String.init) ?? "-", 8) + pad(f(slot.staffed, 1), 9)
-                out += pad(percent(slot.predicted?.serviceLevel), 7)
-                out += pad(f(slot.predicted?.averageSpeedOfAnswerSeconds, 0), 8)
+                out += pad(percent(slot.predicted?.serviceLevel), 9)
+                out += pad(f(slot.predicted?.averageSpeedOfAnswerSeconds, 0), 7)
                 out += pad(percent(slot.predicted?.abandonment), 9)
                 if let staffed = slot.whatIfStaffed {
-                    out += "  | " + pad(f(staffed, 1), 15) + pad(percent(slot.whatIf?.serviceLevel), 7)
-                    out += pad(f(slot.whatIf?.averageSpeedOfAnswerSeconds, 0), 8)
+                    out += "  | " + pad(f(staffed, 1), 15) + pad(percent(slot.whatIf?.serviceLevel), 9)
+                    out += pad(f(slot.whatIf?.averageSpeedOfAnswerSeconds, 0), 7)
                     out += pad(percent(slot.whatIf?.abandonment), 9)
                 }
                 out += "\n"

@@ -79,7 +79,11 @@ public enum DevRole {
             ] + (receiver.readinessCheck.map { [$0] } ?? []),
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
             routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes]
-                + [planner.routes(settings: settings, floor: floor)],
+                + [
+                    planner.routes(
+                        settings: settings, floor: floor,
+                        intraday: IntradayPlanner(client: postgres, logger: logger, planner: planner))
+                ],
             drain: ShutdownDrain(), guardsLocalAccess: !open.isEmpty)
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,

@@ -41,4 +41,11 @@ public struct FloorStaffing: Sendable {
         let now = now ?? StaffingRoutes.now(in: timeZone)
         return (try? await source.offeredLoad(on: now.date, slot: now.slot)) ?? [:]
     }
+
+    /// The floor's part of a reforecast made now: staffed per queue shared out by `loads`, and
+    /// the contacts in progress; `nil` without a floor.
+    public func live(loads: [String: Double]) async -> IntradayLive? {
+        guard let view = await floor() else { return nil }
+        return IntradayLive(view: view, offeredLoad: loads)
+    }
 }

@@ -9,11 +9,16 @@ import Primitives
 /// `from` and `to` default to today in `timeZone`. Where a floor runs, `staffed_now` gives the
 /// agents staffed now: the whole pool at the top, and per queue by routing profile
 /// (``StaffedNow``); `null` without a floor.
+///
+/// `GET /v1/staffing/intraday?queue=&date=&at=&service_level=&model=&add_agents=&move_agents=`:
+/// the business day's reforecast (``IntradayOutlook/json()``); `add_agents` and `move_agents`
+/// repeat.
 public struct StaffingRoutes: RouteProvider {
     let source: any StaffingSource
     let tokens: AccessTokens
     let timeZone: TimeZone
     let floor: FloorStaffing?
+    let intraday: (any IntradaySource)?
 
     /// Creates the routes.
     /// - Parameters:
@@ -21,11 +26,16 @@ public struct StaffingRoutes: RouteProvider {
     ///   - tokens: The console's tokens; empty leaves it open (development only).
     ///   - timeZone: The business time zone, for "today".
     ///   - floor: The live floor's staffed figures; `nil` where no floor runs.
-    public init(source: any StaffingSource, tokens: AccessTokens, timeZone: TimeZone, floor: FloorStaffing? = nil) {
+    ///   - intraday: The reforecast behind `GET /v1/staffing/intraday`; `nil`: not served.
+    public init(
+        source: any StaffingSource, tokens: AccessTokens, timeZone: TimeZone, floor: FloorStaffing? = nil,
+        intraday: (any IntradaySource)? = nil
+    ) {
         self.source = source
         self.tokens = tokens
         self.timeZone = timeZone
         self.floor = floor
+        self.intraday = intraday
     }
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
@@ -53,6 +63,49 @@ public struct StaffingRoutes: RouteProvider {
                     byteBuffer: ByteBuffer(
                         string: "{\"now_date\":\"\(now.date)\",\"now_slot\":\(now.slot.index),\"staffed_now\":\(pool),"
                             + result.plan.json(queueNames: result.queueNames, staffedNow: staffed).dropFirst())))
+        }
+        guard let intraday else { return }
+        var live: (@Sendable ([String: Double]) async -> IntradayLive?)?
+        if let floor {
+            live = { @Sendable loads in await floor.live(loads: loads) }
+        }
+        group.get("intraday") { [live] request, _ -> Response in
+            let outlook: IntradayOutlook
+            do {
+                let asked = try Self.intradayRequest(request.uri.queryParameters)
+                outlook = try await intraday.outlook(asked, now: Date().timeIntervalSince1970, live: live)
+            } catch let refusal as IntradayRequestError {
+                throw APIError.badRequest(refusal.message(naming: Self.intradayParameter))
+            } catch let refusal as StaffingRequestError {
+                throw APIError.badRequest(refusal.message(naming: Self.parameter))
+            } catch let refusal as IntradayChangeError {
+                throw APIError.badRequest(refusal.description)
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: outlook.json())))
+        }
+    }
+
+    /// `GET /v1/staffing/intraday`'s query as a request.
+    /// - Throws: `IntradayRequestError` naming the parameter at fault.
+    static func intradayRequest(_ parameters: Parameters) throws(IntradayRequestError) -> IntradayRequest {
+        try IntradayRequest(
+            date: parameters.get("date"), at: parameters.get("at"), queue: parameters.get("queue"),
+            serviceLevel: parameters.get("service_level") ?? "80/20", model: parameters.get("model"),
+            add: parameters.getAll("add_agents"), move: parameters.getAll("move_agents"))
+    }
+
+    /// An intraday field as the query string names it.
+    static func intradayParameter(_ field: IntradayRequestError.Field) -> String {
+        switch field {
+        case .date: "date"
+        case .at: "at"
+        case .serviceLevel: "service_level"
+        case .model: "model"
+        case .addAgents: "add_agents"
+        case .moveAgents: "move_agents"
         }
     }
 

@@ -23,3 +23,15 @@ extension StaffingSource {
         return try await staffing(request).plan.offeredLoad(on: date, slot: slot)
     }
 }
+
+/// The port `GET /v1/staffing/intraday` reads the reforecast through (implemented in Roles by
+/// the intraday planner over PostgreSQL).
+public protocol IntradaySource: Sendable {
+    /// The outlook `request` asks for, at `now` (seconds since 1970); `live` gives the floor's
+    /// figures for the current slot's offered loads when the request is for now.
+    /// - Throws: `StaffingRequestError` or `IntradayChangeError` for a request to refuse (an
+    ///   unknown queue); anything else is a 500.
+    func outlook(
+        _ request: IntradayRequest, now: Double, live: (@Sendable ([String: Double]) async -> IntradayLive?)?
+    ) async throws -> IntradayOutlook
+}

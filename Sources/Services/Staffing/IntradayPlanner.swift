@@ -27,50 +27,6 @@ public protocol IntradayRecords: Sendable {
     func midnight(of date: CivilDate) async throws -> Double
 }
 
-/// What an intraday reforecast is asked for.
-public struct IntradayRequest: Sendable {
-    /// The business date; nil: the one in progress at `instant`.
-    public var date: CivilDate?
-    /// The instant to stand at, seconds since 1970; nil: now (the live floor counts).
-    public var instant: Double?
-    /// Instead of `instant`: minutes after the business date's midnight to stand at (a replay).
-    public var clockMinute: Int?
-    /// One queue (id or name); nil: every queue.
-    public var queue: String?
-    public var model: StaffingPlan.ModelChoice
-    public var target: ServiceTarget
-    public var changes: [IntradayChange]
-    public var parameters: IntradayParameters
-
-    public init(
-        date: CivilDate? = nil, instant: Double? = nil, clockMinute: Int? = nil, queue: String? = nil,
-        model: StaffingPlan.ModelChoice = .erlangA, target: ServiceTarget, changes: [IntradayChange] = [],
-        parameters: IntradayParameters = .standard
-    ) {
-        self.date = date
-        self.instant = instant
-        self.clockMinute = clockMinute
-        self.queue = queue
-        self.model = model
-        self.target = target
-        self.changes = changes
-        self.parameters = parameters
-    }
-}
-
-/// The live floor's part of a reforecast made now.
-public struct IntradayLive: Sendable, Equatable {
-    /// Agents staffed now per queue id (``StaffedNow``).
-    public var staffed: [String: Double]
-    /// Contacts waiting or with an agent now per queue id: not in any record yet.
-    public var inProgress: [String: Double]
-
-    public init(staffed: [String: Double], inProgress: [String: Double]) {
-        self.staffed = staffed
-        self.inProgress = inProgress
-    }
-}
-
 /// `switchboard staffing intraday`, `GET /v1/staffing/intraday`: a business day's plan, its
 /// contacts so far and the reforecast of its rest, per queue.
 public struct IntradayPlanner: Sendable {

@@ -160,13 +160,14 @@ public struct StaffingPlanner: Sendable {
 
     /// One business date's forecast of every queue (or of `queue`, an id or a name), each interval
     /// keeping its stores' parts, with the queues' history and names: what the intraday
-    /// reforecast starts from.
+    /// reforecast starts from. `names` holds every queue with history, not only those forecast.
     /// - Throws: `StaffingRequestError` for an unknown queue; the records' errors.
     public func dayForecast(
         _ date: CivilDate, queue: String?
     ) async throws -> (
         forecast: StaffingForecast, queues: [String: StaffingQueueHistory], names: [String: String], queueId: String?
     ) {
+        async let known = store.knownQueues()
         let request = try StaffingPlanRequest(
             dates: date...date, queue: queue, model: .erlangA, target: try ServiceTarget(parsing: "80/20"),
             shrinkage: 0)
@@ -175,7 +176,9 @@ public struct StaffingPlanner: Sendable {
         let forecast = StaffingForecast(
             queues: reads.queues, baselines: reads.baselines, calendar: reads.calendar, only: reads.queueId,
             keepingStores: true)
-        return (forecast, reads.queues, prepared.names, reads.queueId)
+        var names = prepared.names
+        for (id, name) in try await known where names[id] == nil { names[id] = name ?? id }
+        return (forecast, reads.queues, names, reads.queueId)
     }
 
     /// What a plan is made from: its reads and the queues' names.

@@ -27,12 +27,24 @@ extension StaffingPlanner: StaffingSource {
 
     /// `GET /v1/staffing` from this planner, with the console's tokens, and the agents staffed
     /// now on `floor`.
-    public func routes(settings: Settings, floor: FloorWiring?) -> StaffingRoutes {
+    public func routes(
+        settings: Settings, floor: FloorWiring?, intraday: (any IntradaySource)? = nil
+    ) -> StaffingRoutes {
         let timeZone = settings.floorTimeZone
         return StaffingRoutes(
             source: self, tokens: AccessTokens(settings.consoleTokens), timeZone: timeZone,
             floor: floor.map {
                 FloorStaffing(floor: SwitchboardTools.floorView($0.publisher), source: self, timeZone: timeZone)
-            })
+            },
+            intraday: intraday)
+    }
+}
+
+extension IntradayPlanner: IntradaySource {}
+
+extension IntradayPlanner {
+    /// The reforecast over `client`, reading plans and history through `planner`.
+    public init(client: PostgresClient, logger: Logger, planner: StaffingPlanner) {
+        self.init(planner: planner, records: StaffingStore(client: client, logger: logger))
     }
 }
