@@ -50,10 +50,14 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
     /// The parameters `--tune` scores.
     static let grid: [IntradayParameters] = {
         var grid: [IntradayParameters] = []
-        for k in [1.0, 2, 4, 8, 16] {
-            for halfLife in [30.0, 60, 90, 120, 180, nil] {
-                grid.append(
-                    IntradayParameters(volumePriorContacts: k, halfLifeMinutes: halfLife, handleTimePriorContacts: 30))
+        for k in [2.0, 8, 32] {
+            for store in [1.0, 4, 16, nil] {
+                for halfLife in [60.0, 120, nil] {
+                    grid.append(
+                        IntradayParameters(
+                            volumePriorContacts: k, storePriorContacts: store, halfLifeMinutes: halfLife,
+                            handleTimePriorContacts: 30))
+                }
             }
         }
         return grid
@@ -103,7 +107,11 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
                 if tune {
                     let normal = result.total("normal")
                     let line = [1, 3].map { "recovery_\($0)h=\(result.total("shock+\($0)h").recovery ?? .nan)" }
-                    print("TUNE \(line.joined(separator: " ")) normal_change=\(normal.change ?? .nan)")
+                    let p = result.parameters
+                    print(
+                        "TUNE k=\(p.volumePriorContacts) store_k=\(p.storePriorContacts ?? -1) "
+                            + "half_life=\(p.halfLifeMinutes ?? -1) \(line.joined(separator: " ")) "
+                            + "normal_change=\(normal.change ?? .nan)")
                 }
             }
             return

@@ -64,6 +64,8 @@ public struct IntradayBacktest: Sendable {
 
     /// The label of shock days `hours` after the shock began.
     public static func shockLabel(hours: Int) -> String { "shock+\(hours)h" }
+    /// What a ceiling line's label adds: the morning's forecast with the shock's true factor.
+    public static let knownLevelSuffix = " known"
     /// The label of days without a shock at `minute`.
     public static func normalLabel(minute: Int) -> String { "normal@\(IntradayOutlook.clock(Double(minute)))" }
 
@@ -73,19 +75,21 @@ public struct IntradayBacktest: Sendable {
     ///   - plan: The morning's forecast of the day (per slot, with its stores' parts).
     ///   - actual: What the whole day offered.
     ///   - oracle: λ per slot, when known.
+    ///   - known: Instead of the reforecast, this forecast of the rest (the ceiling's lines).
     public mutating func add(
         _ label: String, queue: String, plan: [DaySlot: IntradayReforecast.PlanSlot],
-        actual: [DaySlot: IntradayReforecast.ActualSlot], oracle: [DaySlot: Double]?, minute: Int
+        actual: [DaySlot: IntradayReforecast.ActualSlot], oracle: [DaySlot: Double]?, minute: Int, known: [DaySlot: IntradayReforecast.PlanSlot]? = nil
     ) throws(StaffingError) {
         let first = minute / DaySlot.minutes
-        let known = actual.filter { $0.key.index < first }
+        let sofar = actual.filter { $0.key.index < first }
         let reforecast = try IntradayReforecast(
-            queue: queue, plan: plan, actual: known, minute: Double(minute), staffed: { _ in nil }, staffing: nil,
+            queue: queue, plan: plan, actual: sofar, minute: Double(minute), staffed: { _ in nil }, staffing: nil,
             parameters: parameters)
         var line = Line(label: label)
         line.queueDays = 1
         var predicted: [DaySlot: Double] = [:]
         for slot in reforecast.slots where slot.slot.index >= first { predicted[slot.slot] = slot.reforecastOffered }
+        if let known { predicted = known.mapValues(\.offered) }
         var slots = Set(plan.keys).union(actual.keys).filter { $0.index >= first }
         if let oracle { slots.formUnion(oracle.keys.filter { $0.index >= first }) }
         for slot in slots {
@@ -108,7 +112,9 @@ public struct IntradayBacktest: Sendable {
     /// Every line whose label starts with `prefix`, summed.
     public func total(_ prefix: String) -> Line {
         var sum = Line(label: prefix)
-        for line in lines where line.label.hasPrefix(prefix) { sum.merge(line) }
+        for line in lines where line.label.hasPrefix(prefix) && !line.label.hasSuffix(Self.knownLevelSuffix) {
+            sum.merge(line)
+        }
         return sum
     }
 

@@ -91,6 +91,7 @@ public struct IntradayOutlook: Sendable {
         writer.key("parameters")
         writer.beginObject()
         optional("volume_prior_contacts", parameters.volumePriorContacts)
+        optional("store_prior_contacts", parameters.storePriorContacts)
         optional("half_life_minutes", parameters.halfLifeMinutes)
         optional("handle_time_prior_contacts", parameters.handleTimePriorContacts)
         writer.endObject()

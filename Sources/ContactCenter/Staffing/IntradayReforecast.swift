@@ -209,7 +209,11 @@ public struct IntradayReforecast: Sendable {
             }
         }
         let k = parameters.volumePriorContacts
-        func ratio(_ store: String) -> Double { (k + (seen[store] ?? 0)) / (k + (expected[store] ?? 0)) }
+        let queueRatio = (k + seen.values.reduce(0, +)) / (k + expected.values.reduce(0, +))
+        func ratio(_ store: String) -> Double {
+            guard let ks = parameters.storePriorContacts else { return queueRatio }
+            return (ks * queueRatio + (seen[store] ?? 0)) / (ks + (expected[store] ?? 0))
+        }
         let kh = parameters.handleTimePriorContacts
         let handleRatio = (kh + handleRatioSum) / (kh + handledCount)
         handleTimeRatio = handleRatio
@@ -321,15 +325,22 @@ public struct IntradayReforecast: Sendable {
 /// The reforecast's parameters (docs/staffing.md, "Intraday"; chosen by `switchboard staffing
 /// backtest --intraday`, see docs/benchmarks.md).
 public struct IntradayParameters: Sendable, Equatable {
-    /// The strength k of each store's volume prior, in forecast contacts.
+    /// The strength k of the queue's volume prior, in forecast contacts.
     public var volumePriorContacts: Double
+    /// The strength of each store's prior centred on the queue's level; nil: every store follows
+    /// the queue's level.
+    public var storePriorContacts: Double?
     /// The half-life of the evidence, minutes; nil: every slot of the day counts alike.
     public var halfLifeMinutes: Double?
     /// The strength of the handle-time prior, in handled contacts.
     public var handleTimePriorContacts: Double
 
-    public init(volumePriorContacts: Double, halfLifeMinutes: Double?, handleTimePriorContacts: Double) {
+    public init(
+        volumePriorContacts: Double, storePriorContacts: Double? = nil, halfLifeMinutes: Double?,
+        handleTimePriorContacts: Double
+    ) {
         self.volumePriorContacts = volumePriorContacts
+        self.storePriorContacts = storePriorContacts
         self.halfLifeMinutes = halfLifeMinutes
         self.handleTimePriorContacts = handleTimePriorContacts
     }

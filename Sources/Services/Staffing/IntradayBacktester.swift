@@ -63,10 +63,34 @@ public struct IntradayBacktester: Sendable {
                 } else {
                     instants = Self.normalMinutes.map { (IntradayBacktest.normalLabel(minute: $0), $0) }
                 }
+                // The ceiling of any level update: the morning's forecast with each shocked store's
+                // part scaled by its true factor from the shock's start (simulator knowledge).
+                var known = plan
+                if let shocks, shocked {
+                    for (slot, var p) in plan {
+                        var total = 0.0
+                        for (store, part) in p.offeredByStore {
+                            var value = part
+                            if let kind = shocks.shock(store: store, on: date), slot.index * DaySlot.minutes >= kind.fromMinute {
+                                value *= kind.factor
+                            }
+                            p.offeredByStore[store] = value
+                            total += value
+                        }
+                        let sum = plan[slot]!.offeredByStore.values.reduce(0, +)
+                        if sum > 0 { p.offered = plan[slot]!.offered * total / sum }
+                        known[slot] = p
+                    }
+                }
                 for index in results.indices {
                     for (label, minute) in instants {
                         try results[index].add(
                             label, queue: queue, plan: plan, actual: actual, oracle: lambda, minute: minute)
+                        if shocked, shocks != nil {
+                            try results[index].add(
+                                label + IntradayBacktest.knownLevelSuffix, queue: queue, plan: plan, actual: actual,
+                                oracle: lambda, minute: minute, known: known)
+                        }
                     }
                 }
             }
