@@ -67,8 +67,11 @@ public enum SwitchboardSchema {
         }
     }()
 
-    /// The group roles the privileges file grants to: the writer, retention and the analyst.
-    public static let groupRoles = ["switchboard_analyst", "switchboard_retention", "switchboard_writer"]
+    /// The group roles the privileges file grants to: the writer, retention, the analyst and
+    /// `serve`'s staffing reader.
+    public static let groupRoles = [
+        "switchboard_analyst", "switchboard_retention", "switchboard_staffing_reader", "switchboard_writer",
+    ]
 
     /// The statements of a privileges file's `text`: its header (comment lines up to the first
     /// empty line), then statements as a migration holds them.

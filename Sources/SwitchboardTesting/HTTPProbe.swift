@@ -12,6 +12,17 @@ public func httpGet(_ url: URL) async -> Data? {
     return Data(buffer: body)
 }
 
+/// `GET url` with `headers` and a 5-second timeout: the status and body; `nil` when nothing
+/// answers.
+public func httpGet(_ url: URL, headers: [String: String]) async -> (status: Int, body: String)? {
+    var request = HTTPClientRequest(url: url.absoluteString)
+    for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+    guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(5)),
+        let body = try? await response.body.collect(upTo: 64 << 20)
+    else { return nil }
+    return (Int(response.status.code), String(buffer: body))
+}
+
 /// The status code of `GET url`; `nil` when nothing answers.
 public func httpStatus(_ url: URL) async -> Int? {
     guard

@@ -137,6 +137,8 @@ extension TestDatabase {
         case retention = "switchboard_test_retention"
         /// A member of `switchboard_analyst`.
         case analyst = "switchboard_test_analyst"
+        /// A member of `switchboard_staffing_reader`: `serve`'s staffing.
+        case staffingReader = "switchboard_test_staffing_reader"
 
         /// The group role the login is a member of.
         public var group: String {
@@ -144,6 +146,7 @@ extension TestDatabase {
             case .writer: "switchboard_writer"
             case .retention: "switchboard_retention"
             case .analyst: "switchboard_analyst"
+            case .staffingReader: "switchboard_staffing_reader"
             }
         }
     }

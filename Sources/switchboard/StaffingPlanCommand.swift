@@ -14,8 +14,12 @@ struct StaffingPlanCommand: AsyncParsableCommand {
             and that store's recent days of the same type (docs/staffing.md). The plan is stored in
             staffing_plan and staffing_plan_interval, readable by the analyst role.
 
+            --from and --to also take `today` and `tomorrow`, in SWITCHBOARD_FLOOR_TIME_ZONE (the
+            console's today), for a scheduled run such as the staffing-plan CronJob.
+
             Examples:
               switchboard staffing plan --from 2026-12-28 --to 2027-01-04 --service-level 80/20
+              switchboard staffing plan --from today --to tomorrow --service-level 80/20
               switchboard staffing plan --from 2026-12-28 --to 2026-12-31 --queue sushi --model erlang-c \\
                 --max-occupancy 0.85 --shrinkage 0.3 --format csv
             """
@@ -26,10 +30,10 @@ struct StaffingPlanCommand: AsyncParsableCommand {
         case table, csv
     }
 
-    @Option(help: "The first business date, YYYY-MM-DD.")
+    @Option(help: "The first business date, YYYY-MM-DD, or today or tomorrow.")
     var from: String
 
-    @Option(help: "The last business date (inclusive), at most 400 days after --from.")
+    @Option(help: "The last business date (inclusive), at most 400 days after --from; or today or tomorrow.")
     var to: String
 
     @Option(help: "One queue (its ARN or name); default: every queue with recent history.")
@@ -64,16 +68,32 @@ struct StaffingPlanCommand: AsyncParsableCommand {
         }
     }
 
+    /// `today` and `tomorrow` as the dates they are at `now` in `timeZone`; any other text as it is.
+    static func date(_ text: String, in timeZone: TimeZone, now: Date = Date()) -> String {
+        let days: Int
+        switch text {
+        case "today": days = 0
+        case "tomorrow": days = 1
+        default: return text
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let day = calendar.date(byAdding: .day, value: days, to: now) ?? now
+        let parts = calendar.dateComponents([.year, .month, .day], from: day)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
     func run() async throws {
+        let settings = try Settings()
         let request: StaffingPlanRequest
         do {
             request = try StaffingPlanRequest(
-                from: from, to: to, queue: queue, model: model, serviceLevel: serviceLevel,
-                maximumOccupancy: maxOccupancy, shrinkage: shrinkage)
+                from: Self.date(from, in: settings.floorTimeZone), to: Self.date(to, in: settings.floorTimeZone),
+                queue: queue, model: model, serviceLevel: serviceLevel, maximumOccupancy: maxOccupancy,
+                shrinkage: shrinkage)
         } catch {
             throw ValidationError(error.message(naming: Self.option))
         }
-        let settings = try Settings()
         LoggingSetup.bootstrap(settings)
         let format = self.format
         do {

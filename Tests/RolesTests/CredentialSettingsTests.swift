@@ -71,6 +71,10 @@ struct CredentialSettingsTests {
             (["receive"], "SWITCHBOARD_FIREHOSE_ACCESS_KEYS", "CHANGE-ME-PLACEHOLDER"),
             (["ingest"], "SWITCHBOARD_DATABASE_URL", "postgres://switchboard:CHANGE-ME-PLACEHOLDER@127.0.0.1:9/x"),
             (["migrate"], "SWITCHBOARD_DATABASE_URL", "postgres://switchboard:CHANGE-ME-PLACEHOLDER@127.0.0.1:9/x"),
+            (
+                ["serve"], "SWITCHBOARD_STAFFING_DATABASE_URL",
+                "postgres://switchboard_serve:CHANGE-ME-PLACEHOLDER@127.0.0.1:9/x"
+            ),
             (["dev"], "SWITCHBOARD_HOOK_HMAC_SECRET", "abc"),
         ])
     func rolesRefuse(arguments: [String], key: String, value: String) async throws {

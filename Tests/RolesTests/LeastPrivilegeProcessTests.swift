@@ -82,6 +82,24 @@ struct LeastPrivilegeProcessTests {
                     behind.output.contains("migration \(last.version) (\(last.name)) is not applied"),
                     "\(arguments[0]) names the missing migration:\n\(behind.output)")
             }
+            // serve's staffing reader checks the schema as well, and serve ends rather than serve
+            // plans from a schema it does not know.
+            let environment = ProcessInfo.processInfo.environment.merging([
+                "SWITCHBOARD_STAFFING_DATABASE_URL": TestDatabase.url(configuration, as: nil),
+                "SWITCHBOARD_HOOK_TOKENS": "hook-token-for-the-schema-test",
+                "SWITCHBOARD_CONSOLE_TOKENS": "console-token-for-the-schema-test",
+                "SWITCHBOARD_FLOWS_DIR": Repository.flowsDirectory,
+                "SWITCHBOARD_HTTP_PORT": String(LoopbackSocket.freePort()),
+                "SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS": "0",
+                "SWITCHBOARD_LOG_LEVEL": "warning",
+            ]) { $1 }
+            let serve = try await ChildProcess.run(
+                [SwitchboardProcess.binary, "serve", "--bootstrap", "127.0.0.1:9"], environment: environment,
+                killAfter: .seconds(180))
+            #expect(serve.status != 0 && serve.status != 137, "serve exits:\n\(serve.output)")
+            #expect(
+                serve.output.contains("migration \(last.version) (\(last.name)) is not applied"),
+                "serve names the missing migration:\n\(serve.output)")
             #expect(
                 try await client.query("SELECT max(version) FROM schema_migration", logger: TestDatabase.logger)
                     .collect().first?.decode(Int.self) == last.version - 1,

@@ -48,6 +48,24 @@ struct StaffingCommandTests {
         #expect(shrinkageOutput.contains("shrinkage 1.5 is outside [0, 1)"), "\(shrinkageOutput)")
         #expect(shrinkageOutput.contains("(--shrinkage)"), "\(shrinkageOutput)")
     }
+
+    @Test("--from and --to take today and tomorrow in the console's time zone (a CronJob's dates)")
+    func relativeDates() async throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        func day(_ offset: Int) -> String {
+            let parts = calendar.dateComponents(
+                [.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: Date())!)
+            return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        }
+        let (today, tomorrow) = (day(0), day(1))
+        let (status, output) = try await Self.run("staffing plan --from tomorrow --to today --service-level 80/20")
+        #expect(status != 0)
+        // A run across midnight in Tokyo sees the next pair of dates.
+        #expect(
+            output.contains("--from \(tomorrow) is after --to \(today)")
+                || output.contains("--from \(day(2)) is after --to \(tomorrow)"), "\(output)")
+    }
 }
 
 /// `switchboard staffing plan` end to end: simulated history, then the plan printed as CSV and

@@ -107,6 +107,23 @@ struct StaffingPlannerTests {
         #expect(records.log.withLock { $0.refreshes } == 3, "without a period every plan refreshes")
     }
 
+    @Test("a read-only planner never refreshes, and still reads again once per period")
+    func readOnly() async throws {
+        let records = Records()
+        let kept = StaffingPlanner(records: records, refreshEvery: .seconds(300), upkeep: .readOnly)
+        for _ in 0..<3 { _ = try await kept.plan(try Self.request()) }
+        #expect(records.log.withLock { $0.refreshes } == 0)
+        #expect(records.log.withLock { $0.calendars.count } == 1, "the reads are kept within the period")
+        let everyTime = StaffingPlanner(records: records, refreshEvery: .zero, upkeep: .readOnly)
+        for _ in 0..<2 { _ = try await everyTime.plan(try Self.request()) }
+        #expect(records.log.withLock { $0.calendars.count } == 3, "a period over: the history is read again")
+        let unkept = StaffingPlanner(records: records, upkeep: .readOnly)
+        _ = try await unkept.plan(try Self.request())
+        _ = try await unkept.planAndSave(try Self.request(), rereadIf: { true })
+        #expect(records.log.withLock { $0.refreshes } == 0, "not even when a plan reads again")
+        #expect(records.log.withLock { $0.calendars.count } == 6)
+    }
+
     @Test("a backtest reads the offered contacts of its days and the 8 weeks before them")
     func backtest() async throws {
         let records = Records()

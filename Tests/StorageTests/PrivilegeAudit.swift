@@ -24,7 +24,9 @@ enum PrivilegeAudit {
     }
 
     /// The roles audited besides `PUBLIC`.
-    static let roles = ["switchboard_analyst", "switchboard_retention", "switchboard_writer"]
+    static let roles = [
+        "switchboard_analyst", "switchboard_retention", "switchboard_staffing_reader", "switchboard_writer",
+    ]
 
     /// What each role and `PUBLIC` may do in the database of `client`.
     static func entries(_ client: PostgresClient) async throws -> Set<Entry> {

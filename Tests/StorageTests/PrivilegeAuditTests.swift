@@ -1,6 +1,7 @@
 import ContactCenter
 import Foundation
 import PostgresNIO
+import Primitives
 import Storage
 import SwitchboardTesting
 import Testing
@@ -73,6 +74,22 @@ struct PrivilegeAuditTests {
             #expect(
                 actual.filter { $0.role == "switchboard_retention" && $0.privilege.hasSuffix("(SECURITY DEFINER)") }
                     .map(\.object) == ["raw_retention_apply(integer,boolean)"])
+            // The staffing reader reads the history and executes what the reads call, and nothing
+            // else: no write anywhere, no refresh, no SECURITY DEFINER function.
+            let reader = actual.filter { $0.role == "switchboard_staffing_reader" }
+            #expect(
+                reader.contains(
+                    .init(role: "switchboard_staffing_reader", privilege: "SELECT", object: "staffing_history_day")))
+            #expect(
+                reader.contains(
+                    .init(
+                        role: "switchboard_staffing_reader", privilege: "EXECUTE",
+                        object: "staffing_day_types(date,date)")))
+            #expect(
+                reader.filter { !["SELECT", "EXECUTE", "USAGE", "TEMPORARY"].contains($0.privilege) }.isEmpty,
+                "the staffing reader writes nothing: \(reader.sorted())")
+            #expect(
+                !reader.contains { $0.object.hasPrefix("staffing_history_refresh") || $0.object == "contact_record" })
         }
     }
 
@@ -83,6 +100,9 @@ struct PrivilegeAuditTests {
             for sql in [
                 "REVOKE SELECT ON contact_outcome FROM switchboard_analyst",
                 "GRANT SELECT ON contact_record TO switchboard_analyst",
+                "GRANT INSERT ON staffing_plan TO switchboard_staffing_reader",
+                "GRANT EXECUTE ON FUNCTION staffing_history_refresh(date, date) TO switchboard_staffing_reader",
+                "REVOKE SELECT ON staffing_history_day FROM switchboard_staffing_reader",
                 "CREATE FUNCTION audit_probe() RETURNS integer LANGUAGE sql AS 'SELECT 1'",
                 "CREATE TABLE audit_probe_table (id integer)",
             ] {
@@ -93,6 +113,14 @@ struct PrivilegeAuditTests {
                 allowed: allowed)
             #expect(drifted.contains("allowed but not granted: switchboard_analyst: SELECT on contact_outcome"))
             #expect(drifted.contains("not in the allow-list: switchboard_analyst: SELECT on contact_record"))
+            #expect(drifted.contains("not in the allow-list: switchboard_staffing_reader: INSERT on staffing_plan"))
+            #expect(
+                drifted.contains(
+                    "not in the allow-list: switchboard_staffing_reader: EXECUTE on staffing_history_refresh(date,date)"
+                ))
+            #expect(
+                drifted.contains("allowed but not granted: switchboard_staffing_reader: SELECT on staffing_history_day")
+            )
             #expect(drifted.contains { $0.hasPrefix("audit_probe() is not in the allow-list") })
             #expect(drifted.contains { $0.hasPrefix("audit_probe_table is not in the allow-list") })
             // The owner's default privileges (migration 19): a new function is executable by nobody else.
@@ -197,6 +225,50 @@ struct PrivilegeAuditTests {
                         "SELECT count(*)::int FROM raw_retention_apply(1200, true)", logger: TestDatabase.logger
                     ).collect().first?.decode(Int.self)
                     #expect(dropped == 0, "a dry run over 100 years drops nothing")
+                }
+            }
+        }
+    }
+
+    @Test("the staffing reader reads what a plan reads and contact_outcome; it cannot refresh, write or read raw rows")
+    func staffingReaderProbes() async throws {
+        try await Self.migrated("privilege_staffing_reader") { _, configuration in
+            try await Self.connected(configuration, as: .staffingReader) { reader in
+                // Every read of a plan, as `serve` makes them.
+                let store = StaffingStore(client: reader, logger: TestDatabase.logger)
+                let day = try #require(CivilDate(year: 2026, month: 11, day: 30))
+                _ = try await store.knownQueues()
+                _ = try await store.queues(before: day, queue: nil)
+                _ = try await store.baselines(before: day, queue: nil)
+                _ = try await store.calendar(day...day)
+                _ = try await store.offered(day...day, queue: nil)
+                // The refresh writes: denied.
+                do {
+                    try await store.refreshHistory()
+                    Issue.record("the staffing reader refreshed the history")
+                } catch let error as PSQLError {
+                    #expect(error.serverInfo?[.sqlState] == "42501", "\(String(reflecting: error))")
+                }
+                try await reader.withConnection { connection in
+                    let outcomes = try await connection.query(
+                        "SELECT count(*)::int FROM contact_outcome WHERE contact_id = 'probe-1'",
+                        logger: TestDatabase.logger
+                    ).collect().first?.decode(Int.self)
+                    #expect(outcomes == 1, "the view reads the raw table with its owner's rights")
+                    for sql in [
+                        "SELECT staffing_history_refresh('2026-11-01', '2026-11-02')",
+                        "INSERT INTO staffing_refresh (through_date) VALUES ('2026-11-30')",
+                        "DELETE FROM staffing_history",
+                        "INSERT INTO staffing_plan (from_date, to_date) VALUES ('2026-11-30', '2026-11-30')",
+                        "UPDATE analytics_setting SET value = 'email'",
+                        "UPDATE store_business_day SET day_type = 'closure'",
+                        "SELECT count(*) FROM contact_record",
+                        "SELECT count(*) FROM contact_record_analyst",
+                        "SELECT * FROM raw_retention_apply(1)",
+                        "CREATE TABLE reader_table (id integer)",
+                    ] {
+                        #expect(await Self.fails(connection, sql), "\(sql)")
+                    }
                 }
             }
         }

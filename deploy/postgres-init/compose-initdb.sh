@@ -2,8 +2,9 @@
 # Switchboard's database roles for docker-compose.yml. The postgres image runs this once, when it
 # initialises an empty volume (mounted as /docker-entrypoint-initdb.d/10-switchboard-roles.sh):
 # roles.psql (mounted as /switchboard/roles.psql) creates the group roles and the logins, with the
-# passwords POSTGRES_OWNER_PASSWORD (switchboard_owner, for migrate) and POSTGRES_INGEST_PASSWORD
-# (switchboard_ingest, for the ingest workers) of the container's environment, and gives the
+# passwords POSTGRES_OWNER_PASSWORD (switchboard_owner, for migrate), POSTGRES_INGEST_PASSWORD
+# (switchboard_ingest, for the ingest workers) and POSTGRES_SERVE_PASSWORD (switchboard_serve, for
+# serve's read-only staffing) of the container's environment, and gives the
 # database POSTGRES_DB to switchboard_owner. POSTGRES_USER, the image's superuser, stays the
 # administrator's: no Switchboard role connects as it.
 #
@@ -12,6 +13,7 @@
 
 : "${POSTGRES_OWNER_PASSWORD:?set POSTGRES_OWNER_PASSWORD (cp deploy/compose.env.example .env)}"
 : "${POSTGRES_INGEST_PASSWORD:?set POSTGRES_INGEST_PASSWORD (cp deploy/compose.env.example .env)}"
+: "${POSTGRES_SERVE_PASSWORD:?set POSTGRES_SERVE_PASSWORD (cp deploy/compose.env.example .env)}"
 
 # The image's temporary server listens on its socket only, and trusts it.
 psql -v ON_ERROR_STOP=1 --no-psqlrc --username "$POSTGRES_USER" --dbname postgres \

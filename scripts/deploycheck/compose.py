@@ -17,8 +17,9 @@ runs that command, and its refusals (a bad file, a file that renders without cre
   deploy/compose.env.example gives each required one, >= 16 bytes where the roles require it,
   none a placeholder, each database login's password its own;
 - database logins (deploy/docs/database-roles.md): each role that uses PostgreSQL names its
-  login in SWITCHBOARD_DATABASE_URL; none is the superuser (postgres' POSTGRES_USER), only migrate
-  is the owner, and serve, receive and simulate get no database URL; the password variable of
+  login in SWITCHBOARD_DATABASE_URL (serve's read-only staffing in SWITCHBOARD_STAFFING_DATABASE_URL,
+  which no other role takes); none is the superuser (postgres' POSTGRES_USER), only migrate is the
+  owner, and serve, receive and simulate get no SWITCHBOARD_DATABASE_URL; the password variable of
   each URL is given to postgres, whose init script (in /docker-entrypoint-initdb.d) sets it.
 
 Prints each check's summary; exits 1 with the list of problems.
@@ -44,16 +45,19 @@ CLUSTER_ID_KEYS = ("CLUSTER_ID", "KAFKA_CLUSTER_ID", "KAFKA_KRAFT_CLUSTER_ID")
 # PostgreSQL's passwords: the superuser's (the image's POSTGRES_PASSWORD) and one per login the
 # init script creates (deploy/postgres-init/roles.psql).
 DATABASE_PASSWORD_KEYS = ("POSTGRES_PASSWORD", "POSTGRES_OWNER_PASSWORD", "POSTGRES_INGEST_PASSWORD",
-                          "POSTGRES_RETENTION_PASSWORD")
+                          "POSTGRES_RETENTION_PASSWORD", "POSTGRES_SERVE_PASSWORD")
 SECRET_KEYS = DATABASE_PASSWORD_KEYS + ("SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET",
                                         "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS")
 # What docker-compose.yml requires (validate-deploy.sh checks that it refuses to render without each).
 REQUIRED_IN_EXAMPLE = ("POSTGRES_PASSWORD", "POSTGRES_OWNER_PASSWORD", "POSTGRES_INGEST_PASSWORD",
-                       "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS")
+                       "POSTGRES_SERVE_PASSWORD", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_CONSOLE_TOKENS")
 REQUIRED_VAR = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?\?[^}]*\}$")
 MIN_CREDENTIAL_BYTES = 16
-# The roles that never connect to PostgreSQL (the image's default command is serve).
+# The roles that never connect to PostgreSQL through SWITCHBOARD_DATABASE_URL (the image's default
+# command is serve); serve reads staffing through SWITCHBOARD_STAFFING_DATABASE_URL, which only it takes.
 NO_DATABASE_ROLES = ("serve", "receive", "simulate")
+# Each setting that holds a database URL, and the roles that may have it (None: any but NO_DATABASE_ROLES).
+DATABASE_URL_KEYS = {"SWITCHBOARD_DATABASE_URL": None, "SWITCHBOARD_STAFFING_DATABASE_URL": ("serve",)}
 # A postgres:// URL's user and password (the password may be a ${VAR:?...} reference).
 DATABASE_URL = re.compile(r"^[a-z]+://(?:(?P<user>[^:@/]*)(?::(?P<password>[^@]*))?@)?")
 INITDB_DIR = "/docker-entrypoint-initdb.d/"
@@ -190,12 +194,13 @@ def no_credentials(report, raw_services):
             if key in env and not REQUIRED_VAR.match(str(env[key])):
                 report.problem(C, F, f"{name}: {key} has a value in the file ({env[key]!r}); "
                                      f"use ${{{key}:?...}} (deploy/compose.env.example)")
-        url = env.get("SWITCHBOARD_DATABASE_URL")
-        if url:
-            m = re.match(r"^[a-z]+://[^:@/]+:(.*)@", str(url))
-            if m and not REQUIRED_VAR.match(m.group(1)):
-                report.problem(C, F, f"{name}: SWITCHBOARD_DATABASE_URL carries a password ({m.group(1)!r}); "
-                                     "use its login's ${POSTGRES_…_PASSWORD:?...}")
+        for key in DATABASE_URL_KEYS:
+            url = env.get(key)
+            if url:
+                m = re.match(r"^[a-z]+://[^:@/]+:(.*)@", str(url))
+                if m and not REQUIRED_VAR.match(m.group(1)):
+                    report.problem(C, F, f"{name}: {key} carries a password ({m.group(1)!r}); "
+                                         "use its login's ${POSTGRES_…_PASSWORD:?...}")
     report.say(f"{F}: no password or token in the file")
 
 
@@ -211,29 +216,31 @@ def database_logins(report, raw_services):
     postgres = raw_services.get("postgres") or {}
     postgres_env = env_of(postgres)
     superuser = str(postgres_env.get("POSTGRES_USER") or "postgres")
-    logins = {}   # service -> (role, user, its password's variable)
+    logins = {}   # service (and the key, for a second URL) -> (role, user, its password's variable)
     for name, s in raw_services.items():
-        url = env_of(s).get("SWITCHBOARD_DATABASE_URL")
-        if url is None:
-            continue
         role = role_of(s)
-        if role in NO_DATABASE_ROLES:
-            report.problem(C, F, f"{name}: `{role}` never connects to PostgreSQL: give it no SWITCHBOARD_DATABASE_URL")
-            continue
-        m = DATABASE_URL.match(str(url))
-        user = m.group("user") if m else None
-        if not user:
-            report.problem(C, F, f"{name}: SWITCHBOARD_DATABASE_URL names no user; each role connects as a login of its own")
-            continue
-        password = (m.group("password") or "") if m else ""
-        if not password:
-            report.problem(C, F, f"{name}: SWITCHBOARD_DATABASE_URL has no password; over the network the postgres "
-                                 "image requires one (${POSTGRES_…_PASSWORD:?...})")
-        variable = re.match(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)", password)
-        logins[name] = (role, user, variable.group(1) if variable else None)
-        if user == superuser:
-            report.problem(C, F, f"{name}: connects as {user}, the superuser (POSTGRES_USER): use the role's own login "
-                                 "(deploy/docs/database-roles.md)")
+        for key, only in DATABASE_URL_KEYS.items():
+            url = env_of(s).get(key)
+            if url is None:
+                continue
+            if (only is None and role in NO_DATABASE_ROLES) or (only is not None and role not in only):
+                report.problem(C, F, f"{name}: `{role}` never connects to PostgreSQL through {key}: give it none")
+                continue
+            m = DATABASE_URL.match(str(url))
+            user = m.group("user") if m else None
+            if not user:
+                report.problem(C, F, f"{name}: {key} names no user; each role connects as a login of its own")
+                continue
+            password = (m.group("password") or "") if m else ""
+            if not password:
+                report.problem(C, F, f"{name}: {key} has no password; over the network the postgres "
+                                     "image requires one (${POSTGRES_…_PASSWORD:?...})")
+            variable = re.match(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)", password)
+            logins[name if key == "SWITCHBOARD_DATABASE_URL" else f"{name} ({key})"] = (
+                role, user, variable.group(1) if variable else None)
+            if user == superuser:
+                report.problem(C, F, f"{name}: connects as {user}, the superuser (POSTGRES_USER): use the role's own "
+                                     "login (deploy/docs/database-roles.md)")
     owners = {user for role, user, _ in logins.values() if role == "migrate"}
     if not owners and any(role_of(s) == "migrate" for s in raw_services.values()):
         report.problem(C, F, "migrate: no SWITCHBOARD_DATABASE_URL (it connects as the schema's owner)")
@@ -282,7 +289,7 @@ def credential_problems(key, value):
         parts = [value] if value else []
     elif key in DATABASE_PASSWORD_KEYS:
         return [f"{key} contains a placeholder word"] if PLACEHOLDER_WORDS.search(value) else []
-    elif key == "SWITCHBOARD_DATABASE_URL":
+    elif key in DATABASE_URL_KEYS:
         m = re.match(r"^[a-z]+://[^:@/]+:([^@]*)@", value)
         return [f"{key}'s password contains a placeholder word"] if m and PLACEHOLDER_WORDS.search(m.group(1)) else []
     elif key == "SWITCHBOARD_KAFKA_PROPERTIES":

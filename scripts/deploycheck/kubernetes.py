@@ -15,8 +15,8 @@ a render that is missing or empty is skipped (the shell has reported why). Check
   non-root, no service account token, resources, a locked-down securityContext, every referenced
   ConfigMap / Secret / volume defined; each role receives only the secrets it needs; the CA files
   the settings name are mounted, and the optional CA Secrets are; database logins
-  (deploy/docs/database-roles.md): one Secret per role holds its SWITCHBOARD_DATABASE_URL, each URL names a login
-  of the role's own, none an administrator's (postgres, rdsadmin, …), and only migrate's is the
+  (deploy/docs/database-roles.md): one Secret per role holds its SWITCHBOARD_DATABASE_URL (serve's:
+  SWITCHBOARD_STAFFING_DATABASE_URL, read-only), each URL names a login of the role's own, none an administrator's (postgres, rdsadmin, …), and only migrate's is the
   schema's owner; per Deployment selectors, >= 2
   replicas, maxUnavailable 0, Prometheus annotations, probes per role (serve: startup /ready for
   >= 300 s, readiness /ready/hook, liveness /health, a preStop sleep and a grace period that covers
@@ -48,12 +48,13 @@ MiB = 1024**2
 SECRET_POLICY = {
     "migrate": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
     "retention": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
+    "staffing": ({"SWITCHBOARD_DATABASE_URL"}, {"SWITCHBOARD_DATABASE_URL"}),
     "ingest": ({"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"},
                {"SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_KAFKA_PROPERTIES"}),
     "serve": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"},
               {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET",
                "SWITCHBOARD_HOOK_HMAC_PREVIOUS_SECRET", "SWITCHBOARD_CONSOLE_TOKENS", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS",
-               "SWITCHBOARD_MCP_TOKENS"}),
+               "SWITCHBOARD_MCP_TOKENS", "SWITCHBOARD_STAFFING_DATABASE_URL"}),
     "receive": ({"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"},
                 {"SWITCHBOARD_KAFKA_PROPERTIES", "SWITCHBOARD_FIREHOSE_ACCESS_KEYS"}),
 }
@@ -64,7 +65,10 @@ INGEST_FETCH_MIB = 48           # IngestService.consumerProperties fetch.max.byt
 # The Secrets the deployment steps must create: one database URL per role (its own login), then
 # the others.
 DOCUMENTED_SECRETS = ("switchboard-database-owner", "switchboard-database-writer", "switchboard-database-retention",
-                      "switchboard-serve", "switchboard-kafka")
+                      "switchboard-database-staffing-plan", "switchboard-database-staffing", "switchboard-serve",
+                      "switchboard-kafka")
+# The settings that hold a database URL: each role's own, and serve's read-only staffing reader's.
+DATABASE_URL_KEYS = ("SWITCHBOARD_DATABASE_URL", "SWITCHBOARD_STAFFING_DATABASE_URL")
 # Logins that administer a server (a superuser, RDS's and Cloud SQL's administrators, the usual
 # master-user names): no role connects as one; migrate connects as the schema's owner instead.
 ADMIN_LOGINS = ("postgres", "rdsadmin", "rds_superuser", "cloudsqladmin", "cloudsqlsuperuser", "azure_superuser",
@@ -291,18 +295,19 @@ class Render:
         return settings, secret_keys, values
 
     def database_url_secrets(self, container):
-        """The Secrets a container takes SWITCHBOARD_DATABASE_URL from."""
-        names = []
+        """The Secrets a container takes a database URL from (DATABASE_URL_KEYS), as (Secret, key in it)."""
+        found = []
         for src in container.get("envFrom") or []:
             name = (src.get("secretRef") or {}).get("name")
             sec = self.secrets.get(name) or {}
-            if "SWITCHBOARD_DATABASE_URL" in {**(sec.get("data") or {}), **(sec.get("stringData") or {})}:
-                names.append(name)
+            for key in DATABASE_URL_KEYS:
+                if key in {**(sec.get("data") or {}), **(sec.get("stringData") or {})}:
+                    found.append((name, key))
         for e in container.get("env") or []:
             ref = (e.get("valueFrom") or {}).get("secretKeyRef")
-            if ref and e.get("name") == "SWITCHBOARD_DATABASE_URL":
-                names.append(ref.get("name"))
-        return names
+            if ref and e.get("name") in DATABASE_URL_KEYS:
+                found.append((ref.get("name"), ref.get("key")))
+        return found
 
     def database_logins(self):
         """One Secret per role holds its database URL; each role its own login; none an administrator,
@@ -314,7 +319,7 @@ class Render:
             m = DATABASE_URL_USER.match(url)
             user = m.group(1) if m else None
             if not user:
-                self.problem(where, f"SWITCHBOARD_DATABASE_URL of Secret {secret} names no user: each role connects as "
+                self.problem(where, f"the database URL of Secret {secret} names no user: each role connects as "
                                     "a login of its own (deploy/docs/database-roles.md)")
                 continue
             users.setdefault(role, set()).add(user)
@@ -385,8 +390,8 @@ class Render:
             if m.get("name") not in volumes:
                 self.problem(cw, f"volumeMount {m.get('name')} has no volume")
         _, secret_keys, values = self.env_sources(c)
-        for secret in self.database_url_secrets(c):
-            url = ((self.secrets.get(secret) or {}).get("stringData") or {}).get("SWITCHBOARD_DATABASE_URL", "")
+        for secret, key in self.database_url_secrets(c):
+            url = ((self.secrets.get(secret) or {}).get("stringData") or {}).get(key, "")
             self.database_urls.append((cw, role, secret, url))
         # Secrets: what the role needs, nothing more.
         if role in SECRET_POLICY:
@@ -398,13 +403,14 @@ class Render:
             if role == "serve" and not secret_keys & {"SWITCHBOARD_HOOK_TOKENS", "SWITCHBOARD_HOOK_HMAC_SECRET"}:
                 self.problem(cw, "serve needs SWITCHBOARD_HOOK_TOKENS or SWITCHBOARD_HOOK_HMAC_SECRET (an open hook is for development only)")
         # CA files named in the settings must be mounted.
-        m = re.search(r"[?&]sslrootcert=([^&]+)", values.get("SWITCHBOARD_DATABASE_URL", ""))
-        if m and m.group(1) != "system" and not mount_covers(c, volumes, m.group(1)):
-            self.problem(cw, f"SWITCHBOARD_DATABASE_URL's sslrootcert {m.group(1)} is not on a mounted volume")
+        for key in DATABASE_URL_KEYS:
+            m = re.search(r"[?&]sslrootcert=([^&]+)", values.get(key, ""))
+            if m and m.group(1) != "system" and not mount_covers(c, volumes, m.group(1)):
+                self.problem(cw, f"{key}'s sslrootcert {m.group(1)} is not on a mounted volume")
         m = re.search(r"(?:^|,)\s*ssl\.ca\.location=([^,]+)", values.get("SWITCHBOARD_KAFKA_PROPERTIES", ""))
         if m and m.group(1) != "probe" and not mount_covers(c, volumes, m.group(1)):
             self.problem(cw, f"SWITCHBOARD_KAFKA_PROPERTIES's ssl.ca.location {m.group(1)} is not on a mounted volume")
-        if "SWITCHBOARD_DATABASE_URL" in secret_keys:
+        if secret_keys & set(DATABASE_URL_KEYS):
             vol = mount_covers(c, volumes, "/etc/switchboard/postgres-ca/ca.crt")
             if not vol or (vol.get("secret") or vol.get("configMap") or {}).get("optional") is not True:
                 self.problem(cw, "mount the optional PostgreSQL CA (Secret switchboard-postgres-ca, optional: true) at "

@@ -10,7 +10,8 @@ base + components/receive), kafka-topics.yaml (deploy/kubernetes/kafka-topics). 
   retention.ms set; deploy/docs/kubernetes.md's kafka-topics.sh lines carry the same values;
 - serve: >= 3 replicas, a zone spread with DoNotSchedule and a host spread, a PriorityClass that
   the render defines, a PodDisruptionBudget, a NetworkPolicy with Ingress and Egress that admits
-  only listed sources and never lets serve reach PostgreSQL (5432);
+  only listed sources (serve reaches PostgreSQL, 5432, for its read-only staffing; the separate
+  receiver never does);
 - ingress: the public Ingress routes exactly the hook and the receiver; no Ingress routes /metrics,
   /ready, /health or everything (/); with components/receive the receiver paths go to
   switchboard-receive, which has its Deployment, PDB and NetworkPolicy;
@@ -221,7 +222,7 @@ class Checker:
 
     def kubernetes(self):
         base = self.load(os.path.join(self.work, "kubernetes.yaml"))
-        self.fenced(base, "kustomize deploy/kubernetes", "switchboard-serve", {5432})
+        self.fenced(base, "kustomize deploy/kubernetes", "switchboard-serve", set())
         self.ingresses(base, "kustomize deploy/kubernetes", "switchboard-serve")
         serve = next((d for d in base if d.get("kind") == "Deployment" and d["metadata"]["name"] == "switchboard-serve"), None)
         refs = {s["secretRef"]["name"] for c in (serve or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers", [])

@@ -5,8 +5,8 @@ import ServiceLifecycle
 import Storage
 
 /// Readies the schema once at start, retrying with bounded backoff while the database is
-/// unreachable, then opens ``gate``, writes the analysts' data (``AnalystSetup``, also retried)
-/// and stays until shutdown.
+/// unreachable, then opens ``gate``, writes the analysts' data (``AnalystSetup``, also retried;
+/// none for a role that may only read, such as `serve`'s staffing reader) and stays until shutdown.
 ///
 /// A role that does not own the schema (``Mode/verify``: `ingest`) only checks that every
 /// migration is applied and refuses to start when one is not; `dev`, which runs everything as one
@@ -24,12 +24,14 @@ public struct MigrationService: Service {
     let client: PostgresClient
     let logger: Logger
     let gate: StartupGate
-    let analysts: AnalystSetup
+    let analysts: AnalystSetup?
     let mode: Mode
     let afterwards: @Sendable () -> Void
 
+    /// - Parameter analysts: What is written for the analysts once the schema is ready; `nil`
+    ///   writes nothing (a read-only role).
     public init(
-        client: PostgresClient, gate: StartupGate, analysts: AnalystSetup, mode: Mode, logger: Logger,
+        client: PostgresClient, gate: StartupGate, analysts: AnalystSetup?, mode: Mode, logger: Logger,
         afterwards: @escaping @Sendable () -> Void = {}
     ) {
         self.client = client
@@ -54,10 +56,12 @@ public struct MigrationService: Service {
             }
         guard try await retrying(mode == .migrate ? "migrations" : "schema check", step) else { return }
         gate.open()
-        guard
-            try await retrying(
-                "analyst calendar and business days", { try await analysts.apply(client: client, logger: logger) })
-        else { return }
+        if let analysts {
+            guard
+                try await retrying(
+                    "analyst calendar and business days", { try await analysts.apply(client: client, logger: logger) })
+            else { return }
+        }
         afterwards()
         try? await gracefulShutdown()
     }

@@ -7,17 +7,20 @@ import ServiceLifecycle
 /// (run any number of replicas).
 ///
 /// Services, in start order: the metadata producer, the flows reloader, the floor publisher,
-/// the receiver's producer (with `SWITCHBOARD_FIREHOSE_ACCESS_KEYS`; without, the receiver
-/// refuses every request), the HTTP server, the readiness gauges, the drain. `/ready/hook` needs
-/// the flows only (never Kafka), `/ready/console` Kafka and the floor, `/ready/receiver` Kafka
-/// with the three topics; on SIGTERM every `/ready` answers 503 for
-/// `SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS` while calls are still answered, then the server closes.
+/// with `SWITCHBOARD_STAFFING_DATABASE_URL` the staffing reader's PostgreSQL client and its
+/// schema check (``StaffingReaderWiring``), the receiver's producer (with
+/// `SWITCHBOARD_FIREHOSE_ACCESS_KEYS`; without, the receiver refuses every request), the HTTP
+/// server, the readiness gauges, the drain. `/ready/hook` needs the flows only (never Kafka),
+/// `/ready/console` Kafka and the floor (never PostgreSQL), `/ready/receiver` Kafka with the three
+/// topics; on SIGTERM every `/ready` answers 503 for `SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS` while
+/// calls are still answered, then the server closes.
 ///
 /// It refuses to start with the hook or the console streams open (no credentials), unless
 /// `SWITCHBOARD_ALLOW_OPEN` names them: a typo in a Secret's key must not ship an open hook.
 public enum ServeRole {
-    /// - Throws: ``SettingsError`` naming the credential a surface lacks, or a `KafkaError` when the
-    ///   Kafka client cannot be created from the settings.
+    /// - Throws: ``SettingsError`` naming the credential a surface lacks, a `KafkaError` when the
+    ///   Kafka client cannot be created from the settings, or a `StorageError` for a malformed
+    ///   `SWITCHBOARD_STAFFING_DATABASE_URL`.
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
         let settings = context.settings
         let logger = Logger(label: "switchboard.serve")
@@ -42,7 +45,9 @@ public enum ServeRole {
             settings: settings, bootstrap: settings.kafkaBootstrap, metadata: { try await producer.metadata() })
         let receiver = try ReceiverWiring(
             settings: settings, bootstrap: settings.kafkaBootstrap, open: false, logger: logger)
-        let mcp = MCPWiring(settings: settings, hook: hook, floor: floor, open: false, logger: logger)
+        let staffing = try StaffingReaderWiring(settings: settings, logger: logger)
+        let mcp = MCPWiring(
+            settings: settings, hook: hook, floor: floor, staffing: staffing.planner, open: false, logger: logger)
         let http = context.http(
             readiness: [
                 KafkaReadinessCheck(
@@ -51,13 +56,14 @@ public enum ServeRole {
                 floor.readinessCheck,
             ] + (receiver.readinessCheck.map { [$0] } ?? []),
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
-            routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes],
+            routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes]
+                + staffing.routes(settings: settings, floor: floor),
             drain: ShutdownDrain())
         return context.group(
             [
                 .init(service: producer),
                 .init(service: hook.reloadService),
                 .init(service: floor.publisher),
-            ] + receiver.services + http)
+            ] + staffing.services + receiver.services + http)
     }
 }

@@ -36,9 +36,13 @@ extension Settings {
                 }
             }
         }
-        if let password = URLComponents(string: databaseURL)?.password, Self.isPlaceholder(password) {
-            throw SettingsError(
-                credential: "SWITCHBOARD_DATABASE_URL", expected: "the database's real password, not a placeholder")
+        let databaseURLs: [(key: String, url: String?)] = [
+            ("SWITCHBOARD_DATABASE_URL", databaseURL), ("SWITCHBOARD_STAFFING_DATABASE_URL", staffingDatabaseURL),
+        ]
+        for (key, url) in databaseURLs {
+            if let url, let password = URLComponents(string: url)?.password, Self.isPlaceholder(password) {
+                throw SettingsError(credential: key, expected: "the database's real password, not a placeholder")
+            }
         }
         for (name, value) in kafkaProperties.sorted(by: { $0.key < $1.key })
         where Self.isSecretProperty(name) && Self.isPlaceholder(value) {

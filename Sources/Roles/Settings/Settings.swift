@@ -15,6 +15,10 @@ public struct Settings: Sendable {
     /// `SWITCHBOARD_DATABASE_POOL_SIZE`: the most connections each process's PostgreSQL pool
     /// opens (default 8); the ingest's lanes each hold one more of their own.
     public var databasePoolSize: Int
+    /// `SWITCHBOARD_STAFFING_DATABASE_URL`: the PostgreSQL server `serve` reads staffing from, as
+    /// a login of `switchboard_staffing_reader` (read-only); unset (`nil`), `serve` answers no
+    /// `/v1/staffing`. Other roles ignore it.
+    public var staffingDatabaseURL: String?
     /// `SWITCHBOARD_KAFKA_BOOTSTRAP`: Kafka's bootstrap servers; empty means the embedded cluster (dev only).
     public var kafkaBootstrap: String
     /// `SWITCHBOARD_HTTP_HOST`: the address the HTTP server binds.
@@ -169,6 +173,7 @@ public struct Settings: Sendable {
         }
         databaseURL = string("SWITCHBOARD_DATABASE_URL", "postgres://postgres@127.0.0.1:54329/switchboard")
         databasePoolSize = try integer("SWITCHBOARD_DATABASE_POOL_SIZE", 8, range: 1...512)
+        staffingDatabaseURL = environment["SWITCHBOARD_STAFFING_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         kafkaBootstrap = string("SWITCHBOARD_KAFKA_BOOTSTRAP", "")
         httpHost = string("SWITCHBOARD_HTTP_HOST", "127.0.0.1")
         httpPort = try integer("SWITCHBOARD_HTTP_PORT", 8080, range: 0...65535)
@@ -295,6 +300,22 @@ public struct Settings: Sendable {
     public func databaseConfiguration() throws -> DatabaseConfiguration {
         var configuration = try DatabaseConfiguration(url: databaseURL)
         configuration.maximumConnections = databasePoolSize
+        return configuration
+    }
+
+    /// The most connections `serve`'s staffing pool opens (``databasePoolSize`` when that is
+    /// smaller): a plan's three reads share them, and every replica's pool counts in the
+    /// database's connection budget (deploy/docs/kubernetes.md).
+    public static let staffingPoolSize = 2
+
+    /// The database configuration of ``staffingDatabaseURL`` (`nil` without one), its pool of at
+    /// most ``staffingPoolSize``.
+    ///
+    /// - Throws: ``StorageError`` naming what is wrong with the URL (its password as `***`).
+    public func staffingDatabaseConfiguration() throws -> DatabaseConfiguration? {
+        guard let staffingDatabaseURL else { return nil }
+        var configuration = try DatabaseConfiguration(url: staffingDatabaseURL)
+        configuration.maximumConnections = min(databasePoolSize, Self.staffingPoolSize)
         return configuration
     }
 

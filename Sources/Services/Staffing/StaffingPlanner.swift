@@ -4,7 +4,21 @@ import Synchronization
 
 /// `switchboard staffing plan` (and `GET /v1/staffing`): refreshes the history, forecasts the
 /// dates asked for, staffs every slot and stores the plan.
+///
+/// A planner of ``HistoryUpkeep/readOnly`` (`serve`'s) never refreshes the history: it plans from
+/// the history as the last refresh by another process left it.
 public struct StaffingPlanner: Sendable {
+    /// What a planner does with the history before it reads it.
+    public enum HistoryUpkeep: Sendable {
+        /// Brings it up to date through yesterday first (``StaffingRecords/refreshHistory(unlessRefreshedWithin:)``,
+        /// which writes): `staffing plan`, `staffing backtest`, `dev`.
+        case refresh
+        /// Reads it as the last refresh (by `staffing plan`, `dev`) left it, and writes nothing: `serve`,
+        /// whose database role may only read. With a refresh period the reads kept are still dropped
+        /// once per period, so the plans follow another process's refresh within it.
+        case readOnly
+    }
+
     /// A plan made.
     public struct Result: Sendable {
         public var plan: StaffingPlan
@@ -22,13 +36,18 @@ public struct StaffingPlanner: Sendable {
     private let store: any StaffingRecords
     /// When this planner last brought the history up to date; `nil` when every plan does.
     private let refreshes: HistoryRefreshes?
+    /// Whether a refresh writes the history or only drops the reads kept.
+    private let upkeep: HistoryUpkeep
 
     /// A planner over `records`. With `refreshEvery`, a plan brings the history up to date only
     /// when the last refresh of this planner is that old: the console's panel asks every few
     /// seconds, and the history (up to yesterday) changes only as late records arrive.
-    public init(records: any StaffingRecords, refreshEvery: Duration? = nil) {
+    /// - Parameter upkeep: ``HistoryUpkeep/readOnly`` never calls
+    ///   ``StaffingRecords/refreshHistory(unlessRefreshedWithin:)``.
+    public init(records: any StaffingRecords, refreshEvery: Duration? = nil, upkeep: HistoryUpkeep = .refresh) {
         store = records
         refreshes = refreshEvery.map(HistoryRefreshes.init(every:))
+        self.upkeep = upkeep
     }
 
     /// What a plan reads besides its request: the queue asked for (by id), the history of the
@@ -133,6 +152,8 @@ public struct StaffingPlanner: Sendable {
 
     /// Forecasts, staffs and stores `request` queue by queue: the records store one queue's
     /// intervals while the next queue is forecast and staffed.
+    /// - Important: Storing writes, whatever the ``HistoryUpkeep``: a read-only planner's records
+    ///   refuse it.
     /// - Returns: the plan and its `plan_id`.
     /// - Parameter rewritten: Awaited once the plan has read: `true` when what it read from
     ///   (the stores' business days) was rewritten meanwhile, and the plan reads again, the
@@ -193,9 +214,12 @@ public struct StaffingPlanner: Sendable {
         }
     }
 
-    /// Brings the history up to date when due (or `refreshingAnyway`), and reads.
+    /// Brings the history up to date when due (or `refreshingAnyway`), and reads. A read-only
+    /// planner only claims the period, which drops the reads kept.
     private func prepare(_ request: StaffingPlanRequest, refreshingAnyway: Bool = false) async throws -> Prepared {
-        if refreshingAnyway || (refreshes?.claim() ?? true) {
+        if upkeep == .readOnly {
+            if refreshes?.claim() == true { refreshes?.refreshed() }
+        } else if refreshingAnyway || (refreshes?.claim() ?? true) {
             do {
                 try await store.refreshHistory(
                     unlessRefreshedWithin: refreshingAnyway ? .zero : Self.sharedRefreshPeriod)

@@ -14,7 +14,7 @@ DO $$
 DECLARE
     v_role text;
 BEGIN
-    FOREACH v_role IN ARRAY ARRAY['switchboard_writer', 'switchboard_retention', 'switchboard_analyst'] LOOP
+    FOREACH v_role IN ARRAY ARRAY['switchboard_writer', 'switchboard_retention', 'switchboard_analyst', 'switchboard_staffing_reader'] LOOP
         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = v_role) THEN
             BEGIN
                 EXECUTE format('CREATE ROLE %I NOLOGIN', v_role);
@@ -34,7 +34,7 @@ DO $$
 DECLARE
     v_role text;
 BEGIN
-    FOREACH v_role IN ARRAY ARRAY['switchboard_writer', 'switchboard_retention', 'switchboard_analyst'] LOOP
+    FOREACH v_role IN ARRAY ARRAY['switchboard_writer', 'switchboard_retention', 'switchboard_analyst', 'switchboard_staffing_reader'] LOOP
         CONTINUE WHEN NOT EXISTS (SELECT FROM pg_roles WHERE rolname = v_role);
         EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I', v_role);
         EXECUTE format('REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM %I', v_role);
@@ -97,6 +97,19 @@ BEGIN
             -- run as the owner) and reads the horizon; nothing else.
             ('switchboard_retention', 'SELECT', 'TABLE schema_migration, schema_object, raw_retention'),
             ('switchboard_retention', 'EXECUTE', 'FUNCTION raw_retention_apply(integer, boolean)'),
+
+            -- The staffing reader: `serve`'s `GET /v1/staffing` and MCP tools. It reads the history
+            -- as the last refresh (`staffing plan`, `dev`) left it, the stores' day types and the
+            -- stored plans, and today's contacts through contact_outcome (a view: it reads the raw
+            -- table with its owner's rights, but the functions it calls with the reader's:
+            -- analytics_threshold_seconds, mask_phone); it writes nothing, never runs the refresh.
+            ('switchboard_staffing_reader', 'SELECT', 'TABLE schema_migration, schema_object'),
+            ('switchboard_staffing_reader', 'SELECT',
+             'TABLE staffing_history_day, staffing_history, staffing_source, staffing_refresh, staffing_plan, '
+             'staffing_plan_interval, store, store_business_day, calendar_day, analytics_setting, contact_outcome'),
+            ('switchboard_staffing_reader', 'EXECUTE',
+             'FUNCTION analytics_time_zone(), analytics_threshold_seconds(), day_type(date), '
+             'store_business_day_at(text, timestamptz), staffing_day_types(date, date), mask_phone(text)'),
 
             -- The analyst: the documented views, the rollups behind them and the reference tables;
             -- the functions the views call and those docs/analysts.md offers. Never a raw table.

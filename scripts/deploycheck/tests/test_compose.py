@@ -14,6 +14,7 @@ SWITCHBOARD_ENV = {
 BUILD = {"context": ".", "dockerfile": "deploy/Dockerfile"}
 OWNER_URL = "postgres://switchboard_owner:${POSTGRES_OWNER_PASSWORD:?set it}@postgres:5432/switchboard"
 INGEST_URL = "postgres://switchboard_ingest:${POSTGRES_INGEST_PASSWORD:?set it}@postgres:5432/switchboard"
+SERVE_URL = "postgres://switchboard_serve:${POSTGRES_SERVE_PASSWORD:?set it}@postgres:5432/switchboard"
 
 
 def role_env(url=None):
@@ -40,7 +41,8 @@ GOOD = {"services": {
         "image": "postgres:16",
         "environment": {"POSTGRES_USER": "postgres", "POSTGRES_PASSWORD": "${POSTGRES_PASSWORD:?set it}",
                         "POSTGRES_OWNER_PASSWORD": "${POSTGRES_OWNER_PASSWORD:?set it}",
-                        "POSTGRES_INGEST_PASSWORD": "${POSTGRES_INGEST_PASSWORD:?set it}"},
+                        "POSTGRES_INGEST_PASSWORD": "${POSTGRES_INGEST_PASSWORD:?set it}",
+                        "POSTGRES_SERVE_PASSWORD": "${POSTGRES_SERVE_PASSWORD:?set it}"},
         "ports": ["127.0.0.1:5432:5432"],
         "volumes": ["postgres-data:/var/lib/postgresql/data",
                     "./deploy/postgres-init/compose-initdb.sh:/docker-entrypoint-initdb.d/10-switchboard-roles.sh:ro"],
@@ -52,7 +54,8 @@ GOOD = {"services": {
                  "healthcheck": ready("/ready")},
     "ingest-2": {"image": "switchboard:latest", "build": BUILD, "command": ["ingest"], "environment": role_env(INGEST_URL),
                  "healthcheck": ready("/ready")},
-    "serve": {"image": "switchboard:latest", "build": BUILD, "command": ["serve"], "environment": role_env(),
+    "serve": {"image": "switchboard:latest", "build": BUILD, "command": ["serve"],
+              "environment": {**role_env(), "SWITCHBOARD_STAFFING_DATABASE_URL": SERVE_URL},
               "healthcheck": ready("/ready/hook"), "volumes": ["./flows:/flows:ro"], "ports": ["127.0.0.1:8080:8080"]},
     "simulator": {"image": "switchboard:latest", "build": BUILD, "profiles": ["simulator"],
                   "command": ["simulate", "--bootstrap", "kafka:9092"],
@@ -63,6 +66,7 @@ GOOD_EXAMPLE = """\
 POSTGRES_PASSWORD=local-postgres-password
 POSTGRES_OWNER_PASSWORD=local-owner-password
 POSTGRES_INGEST_PASSWORD=local-ingest-password
+POSTGRES_SERVE_PASSWORD=local-serve-password
 SWITCHBOARD_HOOK_TOKENS=local-hook-token-0123456789
 SWITCHBOARD_CONSOLE_TOKENS="local-console-token-0123456789"
 SWITCHBOARD_KAFKA_PROPERTIES=
@@ -258,6 +262,20 @@ class ComposeTest(CheckerTest):
         problems = checked(doc)
         self.assertReports(problems, "serve: `serve` never connects to PostgreSQL")
         self.assertReports(problems, "simulator: `simulate` never connects to PostgreSQL")
+
+    def test_staffing_url_only_for_serve_and_as_its_own_login(self):
+        doc = good()
+        doc["services"]["ingest-1"]["environment"]["SWITCHBOARD_STAFFING_DATABASE_URL"] = SERVE_URL
+        self.assertReports(checked(doc), "ingest-1: `ingest` never connects to PostgreSQL through "
+                                         "SWITCHBOARD_STAFFING_DATABASE_URL")
+        doc = good()
+        doc["services"]["serve"]["environment"]["SWITCHBOARD_STAFFING_DATABASE_URL"] = OWNER_URL
+        self.assertReports(checked(doc), "serve (SWITCHBOARD_STAFFING_DATABASE_URL): connects as switchboard_owner, "
+                                         "the schema's owner")
+        doc = good()
+        doc["services"]["serve"]["environment"]["SWITCHBOARD_STAFFING_DATABASE_URL"] = \
+            "postgres://switchboard_serve:inline-password@postgres:5432/switchboard"
+        self.assertReports(checked(doc), "serve: SWITCHBOARD_STAFFING_DATABASE_URL carries a password")
 
     def test_service_without_command_runs_serve(self):
         doc = good()

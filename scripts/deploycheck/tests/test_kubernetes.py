@@ -26,6 +26,8 @@ def database_secret(user):
 
 SECRETS = {
     "switchboard-database-owner": database_secret("switchboard_owner"),
+    "switchboard-database-staffing": {"stringData": {
+        "SWITCHBOARD_STAFFING_DATABASE_URL": database_secret("switchboard_serve")["stringData"]["SWITCHBOARD_DATABASE_URL"]}},
     "switchboard-database-writer": database_secret("switchboard_ingest"),
     "switchboard-database-retention": database_secret("switchboard_retention_job"),
     "switchboard-kafka": {"stringData": {"SWITCHBOARD_KAFKA_PROPERTIES": "security.protocol=SSL,ssl.ca.location=/etc/switchboard/kafka-ca/ca.crt"}},
@@ -80,7 +82,8 @@ def good_render():
     ingest = container("ingest", ["switchboard-database-writer", "switchboard-kafka"], [POSTGRES_CA, KAFKA_CA],
                        readinessProbe=http("/ready"), livenessProbe=http("/health"))
     ingest["resources"] = {"requests": {"cpu": "500m", "memory": "320Mi"}, "limits": {"memory": "512Mi"}}
-    serve = container("serve", ["switchboard-serve", "switchboard-receiver", "switchboard-kafka"], [KAFKA_CA],
+    serve = container("serve", ["switchboard-serve", "switchboard-receiver", "switchboard-kafka",
+                                "switchboard-database-staffing"], [KAFKA_CA, POSTGRES_CA],
                       readinessProbe=http("/ready/hook"), livenessProbe=http("/health"),
                       startupProbe=http("/ready", periodSeconds=5, failureThreshold=120),
                       lifecycle={"preStop": {"exec": {"command": ["/bin/sleep", "10"]}}})
@@ -95,7 +98,7 @@ def good_render():
         deployment("switchboard-ingest", 2, {"terminationGracePeriodSeconds": 60, "containers": [ingest],
                                              "volumes": copy.deepcopy(CA_VOLUMES)}, "ingest"),
         deployment("switchboard-serve", 3, {"terminationGracePeriodSeconds": 45, "containers": [serve],
-                                            "volumes": copy.deepcopy(CA_VOLUMES[1:])}, "serve"),
+                                            "volumes": copy.deepcopy(CA_VOLUMES)}, "serve"),
         {"apiVersion": "batch/v1", "kind": "Job", "metadata": meta("switchboard-migrate"),
          "spec": {"template": {"spec": {"restartPolicy": "OnFailure", "automountServiceAccountToken": False,
                                         "securityContext": dict(POD_SECURITY), "containers": [migrate],
@@ -319,7 +322,7 @@ class RenderTest(CheckerTest):
         secrets = copy.deepcopy(SECRETS)
         secrets["switchboard-database-writer"]["stringData"]["SWITCHBOARD_DATABASE_URL"] = "postgres://db:5432/switchboard"
         self.assertReports(checked(good_render(), secrets=secrets), "container ingest",
-                           "SWITCHBOARD_DATABASE_URL of Secret switchboard-database-writer names no user")
+                           "the database URL of Secret switchboard-database-writer names no user")
 
     def test_two_database_secrets_in_one_role(self):
         docs = good_render()
@@ -328,6 +331,24 @@ class RenderTest(CheckerTest):
         problems = checked(docs)
         self.assertReports(problems, "`retention` takes SWITCHBOARD_DATABASE_URL from several Secrets")
         self.assertReports(problems, "Secret switchboard-database-writer gives SWITCHBOARD_DATABASE_URL to ingest, retention")
+
+    def test_serve_staffing_reader(self):
+        secrets = copy.deepcopy(SECRETS)
+        secrets["switchboard-database-staffing"]["stringData"]["SWITCHBOARD_STAFFING_DATABASE_URL"] = \
+            database_secret("switchboard_owner")["stringData"]["SWITCHBOARD_DATABASE_URL"]
+        self.assertReports(checked(good_render(), secrets=secrets),
+                           "`serve` connects as switchboard_owner, the schema's owner")
+        docs = good_render()
+        pod(docs, "switchboard-ingest")["containers"][0]["envFrom"].append(
+            {"secretRef": {"name": "switchboard-database-staffing"}})
+        self.assertReports(checked(docs), "`ingest` must not receive SWITCHBOARD_STAFFING_DATABASE_URL")
+        docs = good_render()
+        c = pod(docs, "switchboard-serve")["containers"][0]
+        c["volumeMounts"] = [m for m in c["volumeMounts"] if m["name"] != "postgres-ca"]
+        problems = checked(docs)
+        self.assertReports(problems, "container serve", "mount the optional PostgreSQL CA")
+        self.assertReports(problems, "SWITCHBOARD_STAFFING_DATABASE_URL's sslrootcert "
+                                     "/etc/switchboard/postgres-ca/ca.crt is not on a mounted volume")
 
     def test_serve_with_an_open_hook(self):
         secrets = copy.deepcopy(SECRETS)
@@ -429,6 +450,10 @@ kubectl -n switchboard create secret generic switchboard-database-writer \\
     --from-literal=SWITCHBOARD_DATABASE_URL="postgres://switchboard_ingest:${POSTGRES_INGEST_PASSWORD}@db/switchboard"
 kubectl -n switchboard create secret generic switchboard-database-retention \\
     --from-literal=SWITCHBOARD_DATABASE_URL='postgres://switchboard_retention_job:'"$RETENTION"'@db/switchboard'
+kubectl -n switchboard create secret generic switchboard-database-staffing-plan \\
+    --from-literal=SWITCHBOARD_DATABASE_URL="postgres://switchboard_staffing_job:${POSTGRES_STAFFING_JOB_PASSWORD}@db/switchboard"
+kubectl -n switchboard create secret generic switchboard-database-staffing \\
+    --from-literal=SWITCHBOARD_STAFFING_DATABASE_URL="postgres://switchboard_serve:${POSTGRES_SERVE_PASSWORD}@db/switchboard"
 kubectl -n switchboard create secret generic switchboard-serve \\
     --from-file=SWITCHBOARD_HOOK_TOKENS=hook.txt --from-literal=SWITCHBOARD_CONSOLE_TOKENS="$CONSOLE"
 kubectl -n switchboard create secret generic switchboard-kafka --from-literal=SWITCHBOARD_KAFKA_PROPERTIES=
@@ -446,7 +471,9 @@ class DocumentedSecretsTest(CheckerTest):
         secrets, problems = self.secrets(README)
         self.assertClean(problems)
         self.assertEqual(sorted(secrets), ["switchboard-database-owner", "switchboard-database-retention",
-                                           "switchboard-database-writer", "switchboard-kafka", "switchboard-serve"])
+                                           "switchboard-database-staffing", "switchboard-database-staffing-plan",
+                                           "switchboard-database-writer",
+                                           "switchboard-kafka", "switchboard-serve"])
         self.assertEqual(secrets["switchboard-database-retention"]["stringData"]["SWITCHBOARD_DATABASE_URL"],
                          "postgres://switchboard_retention_job:$RETENTION@db/switchboard")
         self.assertEqual(secrets["switchboard-serve"]["stringData"],

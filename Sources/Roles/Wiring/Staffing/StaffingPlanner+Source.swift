@@ -6,9 +6,12 @@ import Services
 import Storage
 
 extension StaffingPlanner: StaffingSource {
-    /// A planner over `client`; see ``StaffingPlanner/init(records:refreshEvery:)``.
-    public init(client: PostgresClient, logger: Logger, refreshEvery: Duration? = nil) {
-        self.init(records: StaffingStore(client: client, logger: logger), refreshEvery: refreshEvery)
+    /// A planner over `client`; see ``StaffingPlanner/init(records:refreshEvery:upkeep:)``.
+    public init(
+        client: PostgresClient, logger: Logger, refreshEvery: Duration? = nil, upkeep: HistoryUpkeep = .refresh
+    ) {
+        self.init(
+            records: StaffingStore(client: client, logger: logger), refreshEvery: refreshEvery, upkeep: upkeep)
     }
 
     /// The plan for `GET /v1/staffing`, not stored.
@@ -20,9 +23,16 @@ extension StaffingPlanner: StaffingSource {
     }
 
     /// The planner `GET /v1/staffing` and the MCP tools read over `client`: the history is
-    /// brought up to date at most every 5 minutes.
+    /// brought up to date at most every 5 minutes (`dev`).
     public static func console(client: PostgresClient, logger: Logger) -> StaffingPlanner {
         StaffingPlanner(client: client, logger: logger, refreshEvery: .seconds(300))
+    }
+
+    /// The planner of `serve`, over `client` as a member of `switchboard_staffing_reader`: it
+    /// never refreshes the history (the role may not write it), and reads it again at most every
+    /// 5 minutes, so that it follows the refreshes of `staffing plan` (the writer's CronJob).
+    public static func reader(client: PostgresClient, logger: Logger) -> StaffingPlanner {
+        StaffingPlanner(client: client, logger: logger, refreshEvery: .seconds(300), upkeep: .readOnly)
     }
 
     /// `GET /v1/staffing` from this planner, with the console's tokens, and the agents staffed

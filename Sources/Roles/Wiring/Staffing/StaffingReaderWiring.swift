@@ -1,0 +1,52 @@
+import Logging
+import PostgresNIO
+import Primitives
+import Server
+import ServiceLifecycle
+import Services
+import Storage
+
+/// `serve`'s staffing: with `SWITCHBOARD_STAFFING_DATABASE_URL`, a PostgreSQL client logged in as
+/// a member of `switchboard_staffing_reader`, the schema checked once at start (writing nothing),
+/// and the read-only planner (``StaffingPlanner/reader(client:logger:)``) behind `/v1/staffing`
+/// and the MCP tools. Without it, none of these, and one line in the log says so.
+///
+/// No readiness check depends on this database: the hook and the floor never need it, and a
+/// PostgreSQL outage answers `/v1/staffing` with 500 (logged) until it is back, while `/ready`
+/// and `/ready/console` stay as Kafka and the floor make them.
+public struct StaffingReaderWiring {
+    /// The read-only planner; `nil` when staffing is off.
+    public let planner: StaffingPlanner?
+    /// The services, in start order: the PostgreSQL client, then the schema check (which ends the
+    /// role, naming the missing migration, when the schema is behind the binary).
+    public let services: [ServiceGroupConfiguration.ServiceConfiguration]
+
+    /// - Throws: ``StorageError`` `.configuration` for a malformed URL (its password shown as `***`).
+    public init(settings: Settings, logger: Logger) throws {
+        guard let database = try settings.staffingDatabaseConfiguration() else {
+            logger.info(
+                "staffing is off: SWITCHBOARD_STAFFING_DATABASE_URL is not set (no /v1/staffing; queue_status shares agents equally)"
+            )
+            planner = nil
+            services = []
+            return
+        }
+        logger.info(
+            "staffing reads \(database.redactedURL) (sslmode=\(database.tlsMode)) as a member of switchboard_staffing_reader"
+        )
+        let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
+        planner = StaffingPlanner.reader(client: client, logger: logger)
+        services = [
+            .init(service: client),
+            .init(
+                service: MigrationService(
+                    client: client, gate: StartupGate(), analysts: nil, mode: .verify, logger: logger)),
+        ]
+    }
+
+    /// `/v1/staffing` with the console's tokens and the agents staffed on `floor`; none when
+    /// staffing is off (the path answers 404).
+    public func routes(settings: Settings, floor: FloorWiring) -> [any RouteProvider] {
+        planner.map { [$0.routes(settings: settings, floor: floor)] } ?? []
+    }
+}
