@@ -100,6 +100,32 @@ struct ServeStaffingProcessTests {
             #expect(await httpGet(url, headers: [:])?.status == 401, "the console's token is required")
             #expect(
                 await httpGet(url, headers: ["Authorization": "Bearer not-the-console-token-at-all"])?.status == 401)
+            // The intraday reforecast of today through the same reader: the plan `staffing plan`
+            // stored, every queue, and a what-if beside; a malformed change is a 400 naming it.
+            var intraday = URLComponents(
+                url: serve.baseURL.appendingPathComponent("v1/staffing/intraday"), resolvingAgainstBaseURL: false)!
+            intraday.queryItems = [URLQueryItem(name: "date", value: today)]
+            let outlookResponse = try #require(await httpGet(intraday.url!, headers: authorized))
+            #expect(outlookResponse.status == 200, "\(outlookResponse.body.prefix(500))\n\(serve.log)")
+            let outlook = try #require(
+                try JSONSerialization.jsonObject(with: Data(outlookResponse.body.utf8)) as? [String: Any])
+            let source = (outlook["plan"] as? [String: Any])?["source"] as? String
+            #expect(source == "stored", "today's plan is the one stored: \(outlookResponse.body.prefix(300))")
+            let outlookQueues = try #require(outlook["queues"] as? [[String: Any]])
+            #expect(outlookQueues.count == queues, "every queue: \(outlookResponse.body.prefix(300))")
+            let firstQueue = try #require(outlookQueues.first?["queue"] as? String)
+            intraday.queryItems = [
+                URLQueryItem(name: "date", value: today), URLQueryItem(name: "queue", value: firstQueue),
+                URLQueryItem(name: "add_agents", value: "2@00:00-23:45"),
+            ]
+            let whatIf = try #require(await httpGet(intraday.url!, headers: authorized))
+            #expect(whatIf.status == 200, "\(whatIf.body.prefix(500))")
+            #expect(whatIf.body.contains("\"what_if\":{\"staffed\""), "a what-if per slot: \(whatIf.body.prefix(800))")
+            intraday.queryItems = [URLQueryItem(name: "add_agents", value: "2@18:00")]
+            let refused = try #require(await httpGet(intraday.url!, headers: authorized))
+            #expect(refused.status == 400)
+            #expect(refused.body.contains("add_agents"), "the reason names the parameter: \(refused.body)")
+            #expect(await httpGet(intraday.url!, headers: [:])?.status == 401, "the console's token is required")
             #expect(try await Self.writes(client) == before, "serve wrote nothing:\n\(serve.log)")
             #expect(serve.log.contains("switchboard_staffing_reader"), "the log names the role:\n\(serve.log)")
             #expect(!serve.log.contains("staffing is off"))

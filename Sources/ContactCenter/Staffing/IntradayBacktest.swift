@@ -78,7 +78,8 @@ public struct IntradayBacktest: Sendable {
     ///   - known: Instead of the reforecast, this forecast of the rest (the ceiling's lines).
     public mutating func add(
         _ label: String, queue: String, plan: [DaySlot: IntradayReforecast.PlanSlot],
-        actual: [DaySlot: IntradayReforecast.ActualSlot], oracle: [DaySlot: Double]?, minute: Int, known: [DaySlot: IntradayReforecast.PlanSlot]? = nil
+        actual: [DaySlot: IntradayReforecast.ActualSlot], oracle: [DaySlot: Double]?, minute: Int,
+        known: [DaySlot: IntradayReforecast.PlanSlot]? = nil
     ) throws(StaffingError) {
         let first = minute / DaySlot.minutes
         let sofar = actual.filter { $0.key.index < first }

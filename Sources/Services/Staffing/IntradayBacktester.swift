@@ -71,7 +71,9 @@ public struct IntradayBacktester: Sendable {
                         var total = 0.0
                         for (store, part) in p.offeredByStore {
                             var value = part
-                            if let kind = shocks.shock(store: store, on: date), slot.index * DaySlot.minutes >= kind.fromMinute {
+                            if let kind = shocks.shock(store: store, on: date),
+                                slot.index * DaySlot.minutes >= kind.fromMinute
+                            {
                                 value *= kind.factor
                             }
                             p.offeredByStore[store] = value

@@ -8,8 +8,9 @@ import Storage
 
 /// `serve`'s staffing: with `SWITCHBOARD_STAFFING_DATABASE_URL`, a PostgreSQL client logged in as
 /// a member of `switchboard_staffing_reader`, the schema checked once at start (writing nothing),
-/// and the read-only planner (``StaffingPlanner/reader(client:logger:)``) behind `/v1/staffing`
-/// and the MCP tools. Without it, none of these, and one line in the log says so.
+/// and the read-only planner (``StaffingPlanner/reader(client:logger:)``) behind `/v1/staffing`,
+/// `/v1/staffing/intraday` (the reforecast reads today's contacts and the stored plan, never
+/// writes) and the MCP tools. Without it, none of these, and one line in the log says so.
 ///
 /// No readiness check depends on this database: the hook and the floor never need it, and a
 /// PostgreSQL outage answers `/v1/staffing` with 500 (logged) until it is back, while `/ready`
@@ -17,6 +18,8 @@ import Storage
 public struct StaffingReaderWiring {
     /// The read-only planner; `nil` when staffing is off.
     public let planner: StaffingPlanner?
+    /// The intraday reforecast over the same planner; `nil` when staffing is off.
+    public let intraday: IntradayPlanner?
     /// The services, in start order: the PostgreSQL client, then the schema check (which ends the
     /// role, naming the missing migration, when the schema is behind the binary).
     public let services: [ServiceGroupConfiguration.ServiceConfiguration]
@@ -28,6 +31,7 @@ public struct StaffingReaderWiring {
                 "staffing is off: SWITCHBOARD_STAFFING_DATABASE_URL is not set (no /v1/staffing; queue_status shares agents equally)"
             )
             planner = nil
+            intraday = nil
             services = []
             return
         }
@@ -35,7 +39,9 @@ public struct StaffingReaderWiring {
             "staffing reads \(database.redactedURL) (sslmode=\(database.tlsMode)) as a member of switchboard_staffing_reader"
         )
         let client = PostgresClient(configuration: database.clientConfiguration, backgroundLogger: logger)
-        planner = StaffingPlanner.reader(client: client, logger: logger)
+        let reader = StaffingPlanner.reader(client: client, logger: logger)
+        planner = reader
+        intraday = IntradayPlanner(client: client, logger: logger, planner: reader)
         services = [
             .init(service: client),
             .init(
@@ -44,9 +50,9 @@ public struct StaffingReaderWiring {
         ]
     }
 
-    /// `/v1/staffing` with the console's tokens and the agents staffed on `floor`; none when
-    /// staffing is off (the path answers 404).
+    /// `/v1/staffing` and `/v1/staffing/intraday` with the console's tokens and the agents staffed
+    /// on `floor`; none when staffing is off (the paths answer 404).
     public func routes(settings: Settings, floor: FloorWiring) -> [any RouteProvider] {
-        planner.map { [$0.routes(settings: settings, floor: floor)] } ?? []
+        planner.map { [$0.routes(settings: settings, floor: floor, intraday: intraday)] } ?? []
     }
 }
