@@ -208,9 +208,10 @@ create_database() {
         || psql -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q -c "CREATE DATABASE \"$name\""
 }
 
-# Times the console's staffing panel: starts `BINARY dev` (simulator off, embedded Kafka) on the
-# database of SWITCHBOARD_DATABASE_URL, asks `GET /v1/staffing` (what the panel fetches: today,
-# every queue) 20 times after one warm-up, and prints "MEDIAN_MS MAX_MS".
+# Times the console's staffing panel and its intraday chart: starts `BINARY dev` (simulator off,
+# embedded Kafka) on the database of SWITCHBOARD_DATABASE_URL, asks `GET /v1/staffing` and then
+# `GET /v1/staffing/intraday` (what the console fetches: today, every queue) 20 times each after
+# one warm-up, and prints "MEDIAN_MS MAX_MS INTRADAY_MEDIAN_MS INTRADAY_MAX_MS".
 time_staffing_panel() {
     local binary=$1 http_port dev_pid times
     http_port=$(free_port)
@@ -222,14 +223,18 @@ time_staffing_panel() {
         kill "$dev_pid" 2>/dev/null || true
         return 1
     fi
-    curl -fsS -o /dev/null "http://127.0.0.1:$http_port/v1/staffing"
-    times=$(for _ in $(seq 20); do
-        curl -fsS -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$http_port/v1/staffing"
-    done | sort -n)
+    local path out=""
+    for path in /v1/staffing /v1/staffing/intraday; do
+        curl -fsS -o /dev/null "http://127.0.0.1:$http_port$path"
+        times=$(for _ in $(seq 20); do
+            curl -fsS -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$http_port$path"
+        done | sort -n)
+        out="$out $(echo "$times" | awk '{ v[NR] = $1 * 1000 } END { printf "%.1f %.1f", v[int((NR + 1) / 2)], v[NR] }')"
+    done
     kill -INT "$dev_pid" 2>/dev/null || true
     wait "$dev_pid" 2>/dev/null || true
     rm -f "${TMPDIR:-/tmp}/staffing-panel-dev.$$.log"
-    echo "$times" | awk '{ v[NR] = $1 * 1000 } END { printf "%.1f %.1f\n", v[int((NR + 1) / 2)], v[NR] }'
+    echo $out
 }
 
 # Prints the path of the release build of PRODUCT (`switchboard` or `switchboard-bench`), building

@@ -81,10 +81,12 @@ struct IntradayReforecastTests {
         #expect(abs(slot44.reforecastOffered - 4 * 1.404628) < 1e-5)
     }
 
-    @Test("each store moves on its own")
+    @Test("the queue's level, and each store's around it")
     func stores() throws {
         // Slots 48–50 plan 10: store a 6, store b 4. a offered 6 and 6 (N 12 = F 12), b 8 and 8
-        // (N 16, F 8). k = 2: r_a = 14 / 14 = 1, r_b = 18 / 10 = 1.8; slot 50 = 6 + 4 × 1.8 = 13.2.
+        // (N 16, F 8). The queue: N 28, F 20, k = 2: r = 30 / 22 = 1.363636; slot 50 = 13.636364.
+        // Stores around it with k_s = 2: r_a = (2 × 1.363636 + 12) / 14 = 1.051948,
+        // r_b = (2 × 1.363636 + 16) / 10 = 1.872727; slot 50 = 6 × 1.051948 + 4 × 1.872727 = 13.802597.
         var plan: [DaySlot: Plan] = [:]
         for slot in 48...50 {
             plan[DaySlot(slot)] = Plan(
@@ -94,12 +96,18 @@ struct IntradayReforecastTests {
             DaySlot(48): Actual(offeredByStore: ["a": 6, "b": 8]),
             DaySlot(49): Actual(offeredByStore: ["a": 6, "b": 8]),
         ]
-        let r = try IntradayReforecast(
+        let queue = try IntradayReforecast(
             queue: "q", plan: plan, actual: actual, minute: 750, staffed: { _ in nil }, staffing: nil,
             parameters: Self.volumeOnly(k: 2))
-        let slot50 = try #require(r.slots.first { $0.slot == DaySlot(50) })
-        #expect(abs(slot50.reforecastOffered - 13.2) < 1e-9)
-        #expect(abs(r.volumeRatio - 1.32) < 1e-9)
+        let whole = try #require(queue.slots.first { $0.slot == DaySlot(50) })
+        #expect(abs(whole.reforecastOffered - 13.636364) < 1e-6)
+        #expect(abs(queue.volumeRatio - 1.363636) < 1e-6)
+        let byStore = try IntradayReforecast(
+            queue: "q", plan: plan, actual: actual, minute: 750, staffed: { _ in nil }, staffing: nil,
+            parameters: IntradayParameters(
+                volumePriorContacts: 2, storePriorContacts: 2, halfLifeMinutes: nil, handleTimePriorContacts: 30))
+        let split = try #require(byStore.slots.first { $0.slot == DaySlot(50) })
+        #expect(abs(split.reforecastOffered - 13.802597) < 1e-6)
     }
 
     @Test("handle time: (k_h + Σ handle / plan AHT) / (k_h + handled)")

@@ -4,15 +4,17 @@ import Primitives
 /// The rest of a business day reforecast from how the day so far departs from its plan
 /// (docs/staffing.md, "Intraday"), for one queue.
 ///
-/// **Volume.** Each store feeding the queue has a level r relative to its part of the plan, with a
-/// Gamma prior of strength k contacts centred on 1 (``IntradayParameters/volumePriorContacts``).
-/// After N contacts offered against F forecast so far, its posterior mean is
-/// r = (k + N) / (k + F): with little volume the plan stands, with much the day's own level
-/// wins. N and F weigh each elapsed slot by 2^(−age / half-life)
-/// (``IntradayParameters/halfLifeMinutes``), so a change of level at 17:00 is not averaged away
-/// by a calm lunch. A store's remaining slots are its part of the plan × r; the queue's are the
-/// stores' sum. The current slot is its contacts so far plus the plan × r for its remaining
-/// minutes; a closed slot is what was offered.
+/// **Volume.** The queue has a level r relative to its plan, with a Gamma prior of strength k
+/// contacts centred on 1 (``IntradayParameters/volumePriorContacts``). After N contacts offered
+/// against F forecast so far, its posterior mean is r = (k + N) / (k + F): with little volume the
+/// plan stands, with much the day's own level wins. N and F weigh each elapsed slot by
+/// 2^(−age / half-life) (``IntradayParameters/halfLifeMinutes``), so a change of level at 17:00
+/// is not averaged away by a calm lunch. Optionally each store feeding the queue has its own
+/// level around the queue's, r_s = (k_s r + N_s) / (k_s + F_s)
+/// (``IntradayParameters/storePriorContacts``); the backtest found the queue's level alone
+/// better on these volumes. The remaining slots are the plan × r (each store's part × r_s);
+/// the current slot is its contacts so far plus that for its remaining minutes; a closed slot
+/// is what was offered.
 ///
 /// **Handle time.** One ratio per queue: (k_h + Σ handle seconds / the plan's AHT of their slot)
 /// / (k_h + handled contacts), the same shrinkage with its own strength
@@ -347,5 +349,5 @@ public struct IntradayParameters: Sendable, Equatable {
 
     /// The parameters the product uses.
     public static let standard = IntradayParameters(
-        volumePriorContacts: 4, halfLifeMinutes: 90, handleTimePriorContacts: 30)
+        volumePriorContacts: 32, storePriorContacts: nil, halfLifeMinutes: 120, handleTimePriorContacts: 30)
 }
