@@ -249,3 +249,39 @@ struct IntradayBacktestTests {
         #expect(abs((line.change ?? 0) - 1.0 / 3) < 1e-9)
     }
 }
+
+@Suite("Intraday: the live floor's part")
+struct IntradayLiveTests {
+    @Test("in progress: waiting in the queue plus contacts on a desk (not missed), by queue name or id")
+    func inProgress() {
+        let queues = [
+            QueueView(
+                id: "arn:a", name: "A", waiting: 2, oldestWaitSince: nil, offered: 0, answered: 0, abandoned: 0,
+                answeredWithinThreshold: 0, serviceLevel: nil),
+            QueueView(
+                id: "arn:b", name: "B", waiting: 0, oldestWaitSince: nil, offered: 0, answered: 0, abandoned: 0,
+                answeredWithinThreshold: 0, serviceLevel: nil),
+        ]
+        func contact(_ id: String, _ state: AgentContactView.State, _ queue: String) -> AgentContactView {
+            AgentContactView(contactId: id, channel: "VOICE", state: state, since: nil, queue: queue)
+        }
+        let agents = [
+            AgentView(
+                id: "x", name: "x", username: nil, activity: .onContact, status: "", statusType: "ROUTABLE",
+                statusSince: nil, routingProfile: nil, queues: ["A", "B"],
+                contacts: [contact("c1", .connected, "A"), contact("c2", .missed, "A")]),
+            AgentView(
+                id: "y", name: "y", username: nil, activity: .afterContactWork, status: "", statusType: "ROUTABLE",
+                statusSince: nil, routingProfile: nil, queues: ["B"],
+                contacts: [contact("c3", .afterContactWork, "arn:b")]),
+        ]
+        let view = FloorView(
+            businessDay: nil, serviceLevelThresholdSeconds: 20, agents: agents, queues: queues,
+            summary: FloorSummary(agents: agents, queues: queues))
+        // A: 2 waiting + c1 connected (c2 missed does not count) = 3; B: c3 in after-contact work = 1.
+        // Staffed with loads A 3, B 1: x shares 0.75 / 0.25, y serves B alone: A 0.75, B 1.25.
+        let live = IntradayLive(view: view, offeredLoad: ["arn:a": 3, "arn:b": 1])
+        #expect(live.inProgress == ["arn:a": 3, "arn:b": 1])
+        #expect(live.staffed == ["arn:a": 0.75, "arn:b": 1.25])
+    }
+}
