@@ -50,18 +50,13 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
     /// The parameters `--tune` scores.
     static let grid: [IntradayParameters] = {
         var grid: [IntradayParameters] = []
-        for k in [16.0, 32, 64] {
-            for halfLife in [120.0, nil] {
-                grid.append(
-                    IntradayParameters(
-                        volumePriorContacts: k, halfLifeMinutes: halfLife, handleTimePriorContacts: 30))
-                for hazard in [0.0003, 0.001, 0.003, 0.01] {
-                    for strength in [1.0, 3] {
-                        grid.append(
-                            IntradayParameters(
-                                volumePriorContacts: k, halfLifeMinutes: halfLife, handleTimePriorContacts: 30,
-                                changeHazard: hazard, changePriorContacts: strength))
-                    }
+        for k in [2.0, 8, 32] {
+            for store in [1.0, 4, 16, nil] {
+                for halfLife in [60.0, 120, nil] {
+                    grid.append(
+                        IntradayParameters(
+                            volumePriorContacts: k, storePriorContacts: store, halfLifeMinutes: halfLife,
+                            handleTimePriorContacts: 30))
                 }
             }
         }
@@ -115,8 +110,7 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
                     let p = result.parameters
                     print(
                         "TUNE k=\(p.volumePriorContacts) store_k=\(p.storePriorContacts ?? -1) "
-                            + "half_life=\(p.halfLifeMinutes ?? -1) hazard=\(p.changeHazard ?? -1) "
-                            + "change_k=\(p.changePriorContacts) \(line.joined(separator: " ")) "
+                            + "half_life=\(p.halfLifeMinutes ?? -1) \(line.joined(separator: " ")) "
                             + "normal_change=\(normal.change ?? .nan)")
                 }
             }

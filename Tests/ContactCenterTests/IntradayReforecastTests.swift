@@ -110,28 +110,6 @@ struct IntradayReforecastTests {
         #expect(abs(split.reforecastOffered - 13.802597) < 1e-6)
     }
 
-    @Test("a change point: the steady level and each change's, weighed by their posterior")
-    func changePoint() throws {
-        // Two elapsed slots of one store: 2 contacts against 5, then 10 against 5; a = 2,
-        // hazard 0.01, steady level 1. A change before the 2nd slot (N 10, F 5) has likelihood
-        // ratio Γ(12) 2² e⁵ / (Γ(2) 7¹²) = 1.712031, its level 12 / 7; before the 1st (N 12, F 10)
-        // Γ(14) 2² e¹⁰ / (Γ(2) 12¹⁴) = 0.427315, its level 14 / 12. Weights 0.98, 0.01 × 1.712031,
-        // 0.01 × 0.427315: the level is 1.012923.
-        var plan: [DaySlot: Plan] = [:]
-        for slot in 40...42 {
-            plan[DaySlot(slot)] = Plan(offered: 5, averageHandleTimeSeconds: 120, agents: nil, offeredByStore: ["a": 5])
-        }
-        let actual = [DaySlot(40): Actual(offeredByStore: ["a": 2]), DaySlot(41): Actual(offeredByStore: ["a": 10])]
-        // A queue prior so strong the steady level stays 1.000 (k = 10⁹).
-        let r = try IntradayReforecast(
-            queue: "q", plan: plan, actual: actual, minute: 630, staffed: { _ in nil }, staffing: nil,
-            parameters: IntradayParameters(
-                volumePriorContacts: 1e9, halfLifeMinutes: nil, handleTimePriorContacts: 30, changeHazard: 0.01,
-                changePriorContacts: 2))
-        let slot42 = try #require(r.slots.first { $0.slot == DaySlot(42) })
-        #expect(abs(slot42.reforecastOffered - 5 * 1.012923) < 1e-5)
-    }
-
     @Test("handle time: (k_h + Σ handle / plan AHT) / (k_h + handled)")
     func handleTime() throws {
         // 10 handled contacts of 150 s against a plan of 100 s: 1,500 / 100 = 15; k_h = 10:

@@ -185,21 +185,16 @@ public struct IntradayReforecast: Sendable {
         var expected: [String: Double] = [:]
         var handleRatioSum = 0.0
         var handledCount = 0.0
-        // Per store, each elapsed slot's contacts and forecast, unweighted, in order (the
-        // change-point model's data).
-        var series: [String: [(seen: Double, expected: Double)]] = [:]
         for slot in days {
             let e = elapsed(slot)
             guard e > 0 else { continue }
             let age = minute - (Double(slot.index) * slotMinutes + e * slotMinutes / 2)
             let weight = parameters.halfLifeMinutes.map { pow(0.5, max(0, age) / $0) } ?? 1
             let parts = planByStore(slot)
-            var slotSeen: [String: Double] = [:]
             for (store, offered) in parts { expected[store, default: 0] += weight * e * offered }
             if let a = actual[slot] {
                 for (store, offered) in a.offeredByStore {
                     seen[keyedByStore ? store : Self.wholeQueue, default: 0] += weight * offered
-                    slotSeen[keyedByStore ? store : Self.wholeQueue, default: 0] += offered
                 }
                 if let aht = plan[slot]?.averageHandleTimeSeconds, aht > 0, a.handled > 0 {
                     handleRatioSum += a.handleSeconds / aht
@@ -209,30 +204,15 @@ public struct IntradayReforecast: Sendable {
             if slot == current, inProgress > 0 {
                 let total = parts.values.reduce(0, +)
                 if total > 0 {
-                    for (store, offered) in parts {
-                        seen[store, default: 0] += weight * inProgress * offered / total
-                        slotSeen[store, default: 0] += inProgress * offered / total
-                    }
+                    for (store, offered) in parts { seen[store, default: 0] += weight * inProgress * offered / total }
                 } else {
                     seen[Self.wholeQueue, default: 0] += weight * inProgress
-                    slotSeen[Self.wholeQueue, default: 0] += inProgress
                 }
-            }
-            for (store, offered) in parts {
-                series[store, default: []].append((slotSeen[store] ?? 0, e * offered))
             }
         }
         let k = parameters.volumePriorContacts
         let queueRatio = (k + seen.values.reduce(0, +)) / (k + expected.values.reduce(0, +))
-        var changed: [String: Double] = [:]
-        if let hazard = parameters.changeHazard {
-            for (store, data) in series {
-                changed[store] = Self.changePointRatio(
-                    data, hazard: hazard, strength: parameters.changePriorContacts, steady: queueRatio)
-            }
-        }
         func ratio(_ store: String) -> Double {
-            if let level = changed[store] { return level }
             guard let ks = parameters.storePriorContacts else { return queueRatio }
             return (ks * queueRatio + (seen[store] ?? 0)) / (ks + (expected[store] ?? 0))
         }
@@ -281,39 +261,6 @@ public struct IntradayReforecast: Sendable {
         }
         slots = result
         volumeRatio = remainingPlan > 0 ? remainingReforecast / remainingPlan : 1
-    }
-
-    /// A store's level under a change point: either its level has not changed today (it is
-    /// `steady`), or it changed at the start of one of the elapsed slots, each with prior
-    /// probability `hazard`, to an unknown level with a Gamma(a, a) prior (a = `strength`). The
-    /// data after a change at c (N contacts against F forecast) weigh that hypothesis against
-    /// none by the marginal likelihood ratio Γ(a + N) a^a e^F / (Γ(a) (a + F)^(a + N)) (the
-    /// Poisson counts' factorials and the forecast's powers cancel); the level is the
-    /// posterior mixture of `steady` and each change's (a + N) / (a + F).
-    static func changePointRatio(
-        _ data: [(seen: Double, expected: Double)], hazard: Double, strength a: Double, steady: Double
-    ) -> Double {
-        guard !data.isEmpty, hazard > 0 else { return steady }
-        var logWeights: [Double] = [log(max(1e-12, 1 - hazard * Double(data.count)))]
-        var levels: [Double] = [steady]
-        var n = 0.0
-        var f = 0.0
-        for point in data.reversed() {
-            n += point.seen
-            f += point.expected
-            let logRatio = lgamma(a + n) - lgamma(a) + a * log(a) - (a + n) * log(a + f) + f
-            logWeights.append(log(hazard) + logRatio)
-            levels.append((a + n) / (a + f))
-        }
-        let top = logWeights.max() ?? 0
-        var total = 0.0
-        var level = 0.0
-        for (logWeight, value) in zip(logWeights, levels) {
-            let w = exp(logWeight - top)
-            total += w
-            level += w * value
-        }
-        return level / total
     }
 
     /// The key of a queue updated as one (a plan without stores).
@@ -389,18 +336,11 @@ public struct IntradayParameters: Sendable, Equatable {
     public var halfLifeMinutes: Double?
     /// The strength of the handle-time prior, in handled contacts.
     public var handleTimePriorContacts: Double
-    /// The prior probability, per slot, that a store's level changes then (a change point);
-    /// nil: no change points, the stores follow the queue's level.
-    public var changeHazard: Double?
-    /// The strength a of the Gamma(a, a) prior of a store's level after a change.
-    public var changePriorContacts: Double
 
     public init(
         volumePriorContacts: Double, storePriorContacts: Double? = nil, halfLifeMinutes: Double?,
-        handleTimePriorContacts: Double, changeHazard: Double? = nil, changePriorContacts: Double = 2
+        handleTimePriorContacts: Double
     ) {
-        self.changeHazard = changeHazard
-        self.changePriorContacts = changePriorContacts
         self.volumePriorContacts = volumePriorContacts
         self.storePriorContacts = storePriorContacts
         self.halfLifeMinutes = halfLifeMinutes
