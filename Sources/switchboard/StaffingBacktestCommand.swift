@@ -70,13 +70,10 @@ struct StaffingBacktestCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try Settings()
         LoggingSetup.bootstrap(settings)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = settings.floorTimeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
         let request: StaffingBacktestRequest
         do {
             request = try StaffingBacktestRequest(
-                weeks: weeks, before: CivilDate(year: parts.year!, month: parts.month!, day: parts.day!)!, queue: queue)
+                weeks: weeks, before: CivilDate.of(in: settings.floorTimeZone), queue: queue)
         } catch {
             throw ValidationError(error.message(naming: StaffingPlanCommand.option))
         }

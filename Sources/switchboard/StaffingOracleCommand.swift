@@ -41,13 +41,10 @@ struct StaffingOracleCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try Settings()
         LoggingSetup.bootstrap(settings)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = settings.floorTimeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
         let request: StaffingBacktestRequest
         do {
             request = try StaffingBacktestRequest(
-                weeks: weeks, before: CivilDate(year: parts.year!, month: parts.month!, day: parts.day!)!, queue: nil)
+                weeks: weeks, before: CivilDate.of(in: settings.floorTimeZone), queue: nil)
         } catch {
             throw ValidationError(error.message(naming: StaffingPlanCommand.option))
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ContactCenter
 import Foundation
+import Primitives
 import Roles
 import Services
 
@@ -76,11 +77,7 @@ struct StaffingPlanCommand: AsyncParsableCommand {
         case "tomorrow": days = 1
         default: return text
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let day = calendar.date(byAdding: .day, value: days, to: now) ?? now
-        let parts = calendar.dateComponents([.year, .month, .day], from: day)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return CivilDate.of(now, in: timeZone).adding(days: days).description
     }
 
     func run() async throws {
