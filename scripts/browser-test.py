@@ -670,7 +670,7 @@ def main():
     parser.add_argument("--profile", required=True, help="Chromium's --user-data-dir")
     parser.add_argument("--browser-pid", required=True, type=int, help="Chromium's process id")
     parser.add_argument("--url", required=True, help="the console URL, token included")
-    parser.add_argument("--artifacts", required=True, help="where console.png, console-ja.png and console.html go")
+    parser.add_argument("--artifacts", required=True, help="where console.png, console-intraday.png, console-ja.png and console.html go")
     parser.add_argument("--timeout", type=float, default=30, help="seconds for the whole check")
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=1000)

@@ -443,6 +443,10 @@
         height: r1(volumeBottom - y), class: s.state === "closed" ? "actual" : "so-far" });
       bar.dataset.slot = s.slot;
       bar.dataset.offered = s.actual_offered;
+      const tip = svg("title", {});
+      tip.textContent = `${s.start} ${t(s.state === "closed" ? "legendActual" : "legendSoFar")}: ${figure(s.actual_offered)}` +
+        ` · ${t("legendPlan")}: ${figure(s.plan_offered)}`;
+      bar.appendChild(tip);
       chart.appendChild(bar);
     }
     const planPoints = shown.map((s) => [x(s.slot * 15 + 7.5), yv(s.plan_offered || 0)]);
