@@ -8,8 +8,10 @@ Chromium must already run headless with `--remote-debugging-port=0 --user-data-d
 DIR/DevToolsActivePort, opens a page, loads URL (the console of `switchboard-bench console-demo`, whose
 floor is fixed), and waits, inside the page, until the rendered DOM shows that floor: a
 MutationObserver re-reads the DOM on every change, so the check ends the moment the page is right,
-or when the deadline passes. Then it reports every check, saves a screenshot (console.png), clicks
-the language button and checks the staffing panel in Japanese (console-ja.png), saves the DOM
+or when the deadline passes. Then it reports every check, saves a screenshot (console.png), checks
+"Today" (each queue's chart by its SVG elements, the legend, the shortfall banner), submits the
+what-if form twice (refused, then answered) and saves that section (console-intraday.png), clicks
+the language button and checks the staffing panel and "Today" in Japanese (console-ja.png), saves the DOM
 (console.html) in the artifacts folder, and exits non-zero on any mismatch or uncaught exception
 in the page.
 
@@ -81,6 +83,218 @@ EXPECTED_JA = {
     "total": "全キュー",
     "lang": "ja",
 }
+
+# The intraday view: "Today", the shortfall banner and the what-if form, from the demo's
+# reforecast (DemoIntradaySource in Sources/SwitchboardBench/DemoIntradaySource.swift), worked out
+# by hand. The demo's day stands at 12:05 (minute 725) whatever the hour: 11:00-11:45 closed,
+# 12:00 current (a third of it gone), 12:15-20:45 ahead; every queue open 11:00-21:00 (40 slots),
+# planned at AHT 180 s and staffed as planned. Tokyo: plan 10 per 15 minutes, 4 agents,
+# offered 18, 18, 18, 18 and 6 so far; Osaka: plan 5, 3 agents, 3, 3, 3, 3 and 1; Kyoto: plan 2,
+# 2 agents, 0, 3, 0, 2 and 0.
+#
+# The reforecast (the standard parameters: prior k = 4 contacts, half-life 90 minutes) weighs
+# each elapsed slot 2^(-age/90), the age from the middle of its elapsed part to 12:05: 11:00
+# 57.5 min -> 0.642, 11:15 42.5 -> 0.721, 11:30 27.5 -> 0.809, 11:45 12.5 -> 0.908 (together
+# 3.080), 12:00 (5 minutes gone, middle 12:02:30) 2.5 -> 0.981. The level r = (k + N) / (k + F):
+# - Tokyo: F = 10 x 3.080 + 10/3 x 0.981 = 34.07, N = 18 x 3.080 + 6 x 0.981 = 61.33,
+#   r = 65.33 / 38.07 = 1.716: 17.16 contacts per 15 minutes ahead (A = 17.16 x 180 / 900 =
+#   3.43 Erlangs), the current slot 6 + 17.16 x 2/3 = 17.44 (A = 3.49). Every contact took 180 s,
+#   so the AHT stays 180 s. No patience: Erlang C, SL(N) = 1 - C(N, A) e^(-(N - A) 20 / 180),
+#   ASA(N) = C(N, A) 180 / (N - A). At A = 3.43: C(4) = 0.843, SL 0.338, ASA 223 s; C(5) = 0.423,
+#   SL 0.700; C(6) = 0.187, SL 0.876, ASA 11.6 s. At A = 3.49 SL(5) = 0.684, SL(6) = 0.867. So
+#   6 agents are needed in every slot from 12:00 on, 4 are staffed: it misses 80/20 within the
+#   hour, short by 6 - 4 = 2; its 36 slots from 12:00 to 20:45 are short.
+# - Osaka: r = (4 + 3 x 3.080 + 1 x 0.981) / (4 + 5 x 3.080 + 5/3 x 0.981) = 14.22 / 21.04 =
+#   0.676: 3.38 ahead (A = 0.68); its 3 agents give 0.97 under Erlang C already (its patience,
+#   Erlang A, only helps): it meets the target, no slot short.
+# - Kyoto: r = (4 + 3 x 0.721 + 2 x 0.908) / (4 + 2 x 3.080 + 2/3 x 0.981) = 7.98 / 10.81 =
+#   0.738: 1.48 ahead (A = 0.30); 2 agents give SL 0.97: fine, no slot short.
+# Charts: Tokyo first (it misses its target), then by the shortfall over the next hour: Kyoto 0
+# (from 12:15 it needs 2 of its 2: SL(1) at A = 0.30 is 1 - 0.30 e^(-0.70 x 20/180) = 0.73), then
+# Osaka -1 (2 of its 3: Erlang C gives SL(2) = 0.85 at A = 0.68, Erlang A no less; one agent,
+# busy more than half the time with 180 s contacts, answers far fewer than 80 % within 20 s); the plan's line has a point per slot (40); bars for
+# the closed slots with contacts (Tokyo and Osaka 4, Kyoto 2: 11:15 and 11:45), the current
+# slot's contacts so far as an outlined bar (Tokyo 6, Osaka 1, Kyoto none); the reforecast from
+# now (12:05) through the 35 slots from 12:15 on: 36 points.
+DEMO_QUEUE_ID = "arn:aws:connect:ap-northeast-1:123456789012:instance/5b6c0d9e-demo-4000-8000-000000000000/queue/"
+INTRADAY_CHART = {"svg": True, "planPoints": 40, "reforecastPoints": 36, "reforecastStartsAtNow": True,
+                  "nowMinute": 725, "nowLabel": "Now 12:05", "needed": True, "staffed": True}
+EXPECTED_INTRADAY = {
+    "hidden": False,
+    "heading": "Today",
+    "order": ["Tokyo Reservations", "Kyoto Kaiseki", "Osaka Delivery"],
+    "charts": {
+        "Tokyo Reservations": {**INTRADAY_CHART, "misses": True, "actual": [[44, 18], [45, 18], [46, 18], [47, 18]],
+                               "soFar": [6], "shortSlots": 36},
+        "Kyoto Kaiseki": {**INTRADAY_CHART, "misses": False, "actual": [[45, 3], [47, 2]], "soFar": [],
+                          "shortSlots": 0},
+        "Osaka Delivery": {**INTRADAY_CHART, "misses": False, "actual": [[44, 3], [45, 3], [46, 3], [47, 3]],
+                           "soFar": [1], "shortSlots": 0},
+    },
+    "legend": ["Plan's forecast", "Actual (closed 15 min)", "Current 15 min so far", "Reforecast", "Agents needed",
+               "Agents staffed", "Short (needed > staffed)", "Now"],
+    "axes": ["Contacts / 15 min", "Agents", "Time"],
+    # Okabe-Ito colours, and a shape of its own per series (bars, solid, dashed, dotted).
+    "styles": {"plan": ["rgb(0, 114, 178)", "none"], "actual": ["rgb(230, 159, 0)", "none"],
+               "reforecast": ["rgb(213, 94, 0)", "6px, 3px"], "needed": ["rgb(0, 158, 115)", "none"],
+               "staffed": ["rgb(0, 0, 0)", "2px, 2px"]},
+    "quiet": f"Nothing planned or offered today ({len(QUIET)}): {', '.join(sorted(QUIET))}",
+    "banner": {"hidden": False, "visible": True, "role": "alert",
+               "text": "Predicted to miss the service-level target within the hour: Tokyo Reservations "
+                       "(short by 2 agents)"},
+}
+
+# The what-if form: first moving 2 agents from Tokyo to Tokyo (refused by the endpoint with its
+# reason), then adding 2 agents to Tokyo for 12:15-13:00: the slots 12:15, 12:30 and 12:45 (a
+# slot is in the window when it starts within it), each at A = 3.43 with 4 agents and with 6:
+# SL 34 % -> 88 %, ASA 223 s -> 12 s, no abandonment under Erlang C.
+WHAT_IF_REFUSED = {
+    "error": "Refused: move_agents: 2:Tokyo Reservations->Tokyo Reservations@12:15-13:00: "
+             "a move needs two different queues",
+    "tableHidden": True,
+}
+WHAT_IF_ROW = ["4", "6", "34%", "88%", "223 s", "12 s", "–", "–"]
+WHAT_IF = {
+    "error": "",
+    "tableHidden": False,
+    "rows": [["Tokyo Reservations", start] + WHAT_IF_ROW for start in ("12:15", "12:30", "12:45")],
+}
+
+# The same view in Japanese.
+EXPECTED_INTRADAY_JA = {
+    "heading": "本日",
+    "legend": ["計画の予測", "実績（確定した15分）", "現在の15分（途中）", "再予測", "必要人数", "在席人数",
+               "不足（必要 > 在席）", "現在"],
+    "axes": ["着信数／15分", "人数", "時刻"],
+    "nowLabel": "現在 12:05",
+    "mark": "▼ 目標未達の見込み",
+    "banner": "1時間以内にサービスレベル目標を下回る見込み：Tokyo Reservations（2人不足）",
+    "whatIfHeader": ["変更なし", "変更あり"],
+    "quiet": f"本日の計画・着信なし ({len(QUIET)}): {', '.join(sorted(QUIET))}",
+}
+
+# Reads the intraday view from the DOM: the charts by their SVG elements.
+READ_INTRADAY_JS = r"""
+() => {
+  const text = (element) => (element?.textContent ?? "").trim();
+  const section = document.querySelector("#intraday-section");
+  const cards = [...document.querySelectorAll("#intraday-charts .intraday-queue")];
+  const points = (path) => path ? path.getAttribute("d").split(" ").filter((c) => c === "M" || c === "L").length : 0;
+  const charts = Object.fromEntries(cards.map((card) => {
+    const chart = card.querySelector("svg.intraday");
+    const reforecast = chart?.querySelector("path.reforecast");
+    const now = chart?.querySelector("line.now");
+    const start = reforecast ? reforecast.getAttribute("d").split(" ").slice(1, 3).map(Number) : null;
+    return [text(card.querySelector("h3 .name")), {
+      svg: chart != null,
+      planPoints: points(chart?.querySelector("path.plan")),
+      reforecastPoints: points(reforecast),
+      reforecastStartsAtNow: start != null && now != null && Math.abs(start[0] - Number(now.getAttribute("x1"))) < 0.01,
+      nowMinute: now ? Number(now.dataset.minute) : null,
+      nowLabel: text(chart?.querySelector("text.now-label")),
+      needed: chart?.querySelector("path.needed") != null,
+      staffed: chart?.querySelector("path.staffed") != null,
+      misses: card.classList.contains("misses") && card.querySelector(".mark") != null,
+      actual: [...(chart?.querySelectorAll("rect.actual") ?? [])].map((bar) =>
+        [Number(bar.dataset.slot), Number(bar.dataset.offered)]),
+      soFar: [...(chart?.querySelectorAll("rect.so-far") ?? [])].map((bar) => Number(bar.dataset.offered)),
+      shortSlots: chart?.querySelectorAll("rect.short-slot").length ?? 0,
+    }];
+  }));
+  const style = (selector) => {
+    const element = cards[0]?.querySelector(selector);
+    if (!element) return null;
+    const computed = getComputedStyle(element);
+    return [selector.endsWith("actual") ? computed.fill : computed.stroke, computed.strokeDasharray];
+  };
+  const banner = document.querySelector("#shortfall-banner");
+  return {
+    hidden: section?.hidden ?? null,
+    heading: text(section?.querySelector("h2")),
+    order: cards.map((card) => text(card.querySelector("h3 .name"))),
+    charts,
+    legend: [...document.querySelectorAll("#intraday-legend li")].map(text),
+    axes: [...(cards[0]?.querySelectorAll("text.axis-title") ?? [])].map(text),
+    styles: Object.fromEntries(["plan", "actual", "reforecast", "needed", "staffed"].map((name) =>
+      [name, style(`${name === "actual" ? "rect" : "path"}.${name}`)])),
+    quiet: text(document.querySelector("#intraday-quiet")),
+    banner: { hidden: banner?.hidden ?? null, visible: (banner?.offsetHeight ?? 0) > 0,
+      role: banner?.getAttribute("role") ?? null, text: text(banner) },
+  };
+}
+"""
+
+# Resolves once read() equals expected (compared as JSON) after running `action`, or with the
+# last state at the deadline.
+WAIT_FOR_JS = r"""
+new Promise((resolve) => {
+  const read = %(read)s;
+  const expected = %(expected)s;
+  let done = false;
+  const finish = (reached) => {
+    if (done) return;
+    done = true;
+    observer.disconnect();
+    clearTimeout(timer);
+    resolve({ reached, state: read() });
+  };
+  const check = () => { if (!done && JSON.stringify(read()) === JSON.stringify(expected)) finish(true); };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  const timer = setTimeout(() => finish(false), %(timeout_ms)d);
+  (%(action)s)();
+  check();
+})
+"""
+
+# Fills the what-if form and submits it.
+WHAT_IF_ACTION_JS = r"""
+() => {
+  const set = (selector, value) => {
+    const element = document.querySelector(selector);
+    element.value = value;
+    element.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  set("#what-if-kind", %(kind)s);
+  set("#what-if-queue", %(queue)s);
+  set("#what-if-from", %(from)s);
+  set("#what-if-agents", "2");
+  set("#what-if-start", "12:15");
+  set("#what-if-end", "13:00");
+  document.querySelector("#what-if-submit").click();
+}
+"""
+
+READ_WHAT_IF_JS = r"""
+() => {
+  const table = document.querySelector("#what-if-table");
+  const state = {
+    error: (document.querySelector("#what-if-error")?.textContent ?? "").trim(),
+    tableHidden: table?.hidden ?? null,
+  };
+  if (!table.hidden) {
+    state.rows = [...table.tBodies[0].rows].map((row) => [...row.cells].map((cell) => cell.textContent.trim()));
+  }
+  return state;
+}
+"""
+
+READ_INTRADAY_JA_JS = r"""
+() => {
+  const text = (element) => (element?.textContent ?? "").trim();
+  const card = document.querySelector("#intraday-charts .intraday-queue");
+  return {
+    heading: text(document.querySelector("#intraday-section h2")),
+    legend: [...document.querySelectorAll("#intraday-legend li")].map(text),
+    axes: [...(card?.querySelectorAll("text.axis-title") ?? [])].map(text),
+    nowLabel: text(card?.querySelector("text.now-label")),
+    mark: text(card?.querySelector(".mark")),
+    banner: text(document.querySelector("#shortfall-banner")),
+    whatIfHeader: [...document.querySelectorAll("#what-if-table thead tr:nth-child(2) th")].slice(0, 2).map(text),
+    quiet: text(document.querySelector("#intraday-quiet")),
+  };
+}
+"""
 
 # Reads what the checks need from the DOM. Rows and cells are read by their structure, as a
 # person reads the table: agent rows carry data-agent-id and data-activity.
@@ -424,12 +638,39 @@ new Promise((resolve) => {
 """
 
 
+def wait_for(cdp, session, deadline, read, expected, action="() => {}"):
+    """Runs `action` in the page, then waits until `read` gives `expected`; the page's last state."""
+    page_timeout_ms = int(max(0.0, deadline.remaining("the page") - 2) * 1000)
+    expression = WAIT_FOR_JS % {"read": read, "expected": json.dumps(expected, ensure_ascii=False),
+                                "action": action, "timeout_ms": page_timeout_ms}
+    result = cdp.call("Runtime.evaluate", deadline, session, expression=expression, awaitPromise=True,
+                      returnByValue=True)
+    if "exceptionDetails" in result:
+        raise RuntimeError(f"the page check threw: {result['exceptionDetails']}")
+    return result["result"]["value"]["state"]
+
+
+def compare(what, state, expected, failures):
+    """Prints each of `expected`'s keys against `state`; appends the failed ones to `failures`."""
+    for key, wanted in expected.items():
+        actual = state.get(key)
+        good = actual == wanted
+        print(f"  {'ok ' if good else 'FAIL'} {what} {key}: {actual!r}" + ("" if good else f" (wanted {wanted!r})"))
+        if not good:
+            failures.append(f"{what} {key}")
+
+
+def what_if_action(kind, queue, from_queue):
+    return WHAT_IF_ACTION_JS % {"kind": json.dumps(kind), "queue": json.dumps(DEMO_QUEUE_ID + queue),
+                                "from": json.dumps(DEMO_QUEUE_ID + from_queue)}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--profile", required=True, help="Chromium's --user-data-dir")
     parser.add_argument("--browser-pid", required=True, type=int, help="Chromium's process id")
     parser.add_argument("--url", required=True, help="the console URL, token included")
-    parser.add_argument("--artifacts", required=True, help="where console.png, console-ja.png and console.html go")
+    parser.add_argument("--artifacts", required=True, help="where console.png, console-intraday.png, console-ja.png and console.html go")
     parser.add_argument("--timeout", type=float, default=30, help="seconds for the whole check")
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=1000)
@@ -475,6 +716,28 @@ def main():
         with open(os.path.join(args.artifacts, "console.png"), "wb") as file:
             file.write(base64.b64decode(screenshot["data"]))
 
+        # Today: the charts and the banner, then the what-if form refused and run.
+        intraday = wait_for(cdp, session, deadline, READ_INTRADAY_JS, EXPECTED_INTRADAY)
+        charts = intraday.pop("charts", {})
+        compare("intraday", intraday, {k: v for k, v in EXPECTED_INTRADAY.items() if k != "charts"}, failures)
+        for name, wanted in EXPECTED_INTRADAY["charts"].items():
+            compare(f"chart {name}", charts.get(name) or {}, wanted, failures)
+        refused = wait_for(cdp, session, deadline, READ_WHAT_IF_JS, WHAT_IF_REFUSED,
+                           what_if_action("move", "tokyo-reservations", "tokyo-reservations"))
+        compare("what-if refused", refused, WHAT_IF_REFUSED, failures)
+        answered = wait_for(cdp, session, deadline, READ_WHAT_IF_JS, WHAT_IF,
+                            what_if_action("add", "tokyo-reservations", "osaka-delivery"))
+        compare("what-if", answered, WHAT_IF, failures)
+        box = cdp.call("Runtime.evaluate", deadline, session, returnByValue=True, expression=(
+            "(() => { const r = document.querySelector('#intraday-section').getBoundingClientRect();"
+            " return [Math.max(0, r.left + scrollX - 8), Math.max(0, r.top + scrollY - 8), r.width + 16, r.height + 16];"
+            " })()"))["result"]["value"]
+        screenshot = cdp.call("Page.captureScreenshot", deadline, session, format="png", captureBeyondViewport=True,
+                              clip={"x": box[0], "y": box[1], "width": max(1, box[2]), "height": max(1, box[3]),
+                                    "scale": 1})
+        with open(os.path.join(args.artifacts, "console-intraday.png"), "wb") as file:
+            file.write(base64.b64decode(screenshot["data"]))
+
         page_timeout_ms = int(max(0.0, deadline.remaining("the page") - 2) * 1000)
         result = cdp.call("Runtime.evaluate", deadline, session, awaitPromise=True, returnByValue=True,
                           expression=JAPANESE_JS % {"expected": json.dumps(EXPECTED_JA, ensure_ascii=False),
@@ -488,6 +751,8 @@ def main():
                   + ("" if good else f" (wanted {wanted!r})"))
             if not good:
                 failures.append(f"Japanese {key}")
+        japanese = wait_for(cdp, session, deadline, READ_INTRADAY_JA_JS, EXPECTED_INTRADAY_JA)
+        compare("Japanese intraday", japanese, EXPECTED_INTRADAY_JA, failures)
         screenshot = cdp.call("Page.captureScreenshot", deadline, session, format="png")
         with open(os.path.join(args.artifacts, "console-ja.png"), "wb") as file:
             file.write(base64.b64decode(screenshot["data"]))

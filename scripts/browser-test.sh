@@ -8,7 +8,8 @@
 # headless Chromium with the DevTools protocol on. scripts/browser-test.py then loads /console
 # and waits, inside the page, until the rendered DOM shows the demo floor (agent names, their
 # activities and statuses, the wallboard counts, the queues, the staffing panel in shortfall
-# order with its marks, live and not reconnecting), then the panel in Japanese, at most
+# order with its marks, live and not reconnecting), then "Today" (a chart per queue, the shortfall
+# banner, the what-if form refused and answered), then the panel and the charts in Japanese, at most
 # SWITCHBOARD_BROWSER_TIMEOUT seconds (30); it saves screenshots and the DOM in .artifacts/browser/. Exits non-zero on any mismatch, and when Chromium cannot run: it never skips.
 #
 # SWITCHBOARD_BENCH_BINARY: the switchboard-bench binary to serve (scripts/test.sh passes the one its tests
@@ -39,7 +40,8 @@ fi
 
 artifacts="$PWD/.artifacts/browser"
 mkdir -p "$artifacts"
-rm -f "$artifacts/console.png" "$artifacts/console-ja.png" "$artifacts/console.html" "$artifacts/check.py"
+rm -f "$artifacts/console.png" "$artifacts/console-ja.png" "$artifacts/console-intraday.png" "$artifacts/console.html" \
+    "$artifacts/check.py"
 workdir=$(mktemp -d /tmp/switchboard-browser.XXXXXX)
 server=""
 browser=""
@@ -109,7 +111,7 @@ status=0
 wait "$checker" || status=$?
 checker=""
 
-[ -s "$artifacts/console.png" ] && log "screenshots .artifacts/browser/console.png and console-ja.png, DOM .artifacts/browser/console.html"
+[ -s "$artifacts/console.png" ] && log "screenshots .artifacts/browser/console.png, console-intraday.png and console-ja.png, DOM .artifacts/browser/console.html"
 if [ "$status" -ne 0 ]; then
     echo "browser test FAILED after $(elapsed); Chromium's log:" >&2
     tail -n 20 "$artifacts/chromium.log" >&2 || true

@@ -65,7 +65,8 @@ struct ConsoleDemoCommand: AsyncParsableCommand {
                         timeZone: settings.floorTimeZone,
                         floor: FloorStaffing(
                             floor: SwitchboardTools.floorView(floor.publisher), source: DemoStaffingSource(),
-                            timeZone: settings.floorTimeZone)),
+                            timeZone: settings.floorTimeZone),
+                        intraday: DemoIntradaySource(timeZone: settings.floorTimeZone)),
                 ]
             ),
             logger: Logger(label: "switchboard.http")
