@@ -9,7 +9,8 @@ wrong, expired, wrong-audience, wrong-issuer and forged tokens), 403 for a forei
 GET, the MCP-Protocol-Version header, JSON-RPC errors, `initialize` under each protocol version
 through the SDK's client, `tools/list`, every tool with good and bad arguments, that
 `store_status` agrees with `switchboard flows eval` across a holiday, its eve and overnight spans,
-and that `staffing_outlook` gives the figures of `GET /v1/staffing/intraday` for the same queue.
+that `staffing_outlook` gives the figures of `GET /v1/staffing/intraday` for the same queue, and
+that `/metrics` has `switchboard_staffing_shortfall_agents` for each of its queues.
 
 Environment: SWITCHBOARD_BINARY (the switchboard executable), SWITCHBOARD_DATABASE_URL.
 Exits non-zero on the first failure.
@@ -337,14 +338,18 @@ async def staffing_checks(base):
     /v1/staffing/intraday for the same queue, called just before and just after it."""
 
     async def outlook(s, _):
-        # The dev role seeds simulated history into the empty database at start: wait for a plan.
+        # main() seeded a week of history: every queue has a plan for today. Twelve hours from
+        # any time of day reach some store's opening hours.
         error, content, text = True, {}, ""
-        for _ in range(90):
-            error, content, text = await call(s, "staffing_outlook", {"hours": 2, "language": "en"})
+        for _ in range(30):
+            error, content, text = await call(s, "staffing_outlook", {"hours": 12})
             if not error and any(queue["slots"] for queue in content.get("queues", [])):
                 break
             await asyncio.sleep(2)
-        check(not error and content.get("queues"), f"staffing_outlook: no queue with slots after 180 s: {text[:300]}")
+        check(not error and any(queue["slots"] for queue in content.get("queues", [])),
+              f"staffing_outlook: no queue with slots in 12 hours: {text[:300]}")
+        error, content, text = await call(s, "staffing_outlook", {"hours": 2, "language": "en"})
+        check(not error and content.get("queues"), f"staffing_outlook, 2 hours: {text[:300]}")
         check(re.fullmatch(r"\d{4}-\d\d-\d\d", content["date"]) and re.fullmatch(r"\d\d:\d\d", content["at"]),
               f"staffing_outlook date and at: {content['date']} {content['at']}")
         check(content["hours"] == 2 and content["target"] == {"serviceLevel": 0.8, "thresholdSeconds": 20},
@@ -385,18 +390,22 @@ async def staffing_checks(base):
         check(error and content.get("error") == "unknown_queue", f"unknown queue: {text}")
 
         # The endpoint's numbers: the busiest queue, bracketed by two GETs (the floor moves).
-        queues = sorted(content_queues(await call(s, "staffing_outlook", {"hours": 2})),
-                        key=lambda queue: -sum(slot["reforecastContacts"] for slot in queue["slots"]))
+        queues = sorted(content_queues(await call(s, "staffing_outlook", {"hours": 12})),
+                        key=lambda queue: (-sum(slot["reforecastContacts"] for slot in queue["slots"]),
+                                           -len(queue["slots"])))
         queue = queues[0]["queueId"]
+        check(queues[0]["slots"], f"staffing_outlook: no slot to compare in {queues[0]}")
         problems = []
-        for _ in range(5):
+        for attempt in range(1, 6):
             before = intraday(base, queue)
-            error, content, text = await call(s, "staffing_outlook", {"queue": queue, "hours": 2})
+            error, content, text = await call(s, "staffing_outlook", {"queue": queue, "hours": 12})
             after = intraday(base, queue)
             check(not error and len(content["queues"]) == 1, f"staffing_outlook for {queue}: {text[:300]}")
             check(content["date"] in (before["date"], after["date"]), f"dates: {content['date']} {before['date']}")
             problems = outlook_disagreements(content["queues"][0], before, after)
             if not problems:
+                print(f"mcp-test: staffing_outlook agrees with GET /v1/staffing/intraday on {queue}: "
+                      f"{len(content['queues'][0]['slots'])} slots, attempt {attempt}")
                 break
             await asyncio.sleep(1)
         check(not problems, f"staffing_outlook and GET /v1/staffing/intraday disagree on {queue}: {problems}")
@@ -408,6 +417,37 @@ def minutes(clock):
     """Minutes of an HH:MM clock (past 24:00 for the night)."""
     hours, rest = clock.split(":")
     return int(hours) * 60 + int(rest)
+
+
+def shortfall_metrics_checks(base):
+    """/metrics carries switchboard_staffing_shortfall_agents{queue} for every queue of GET
+    /v1/staffing/intraday: its shortfall_next_hour, 0 where that is null. The gauges are set once
+    a minute and the floor moves in between (the simulator runs at 60x), so each gauge must lie
+    within what the endpoint said over the 70 s before /metrics was read (sampled every 5 s)."""
+    samples, problems = [], []
+    for round in range(6):
+        while len(samples) < 15 + round:
+            status, _, body = http("GET", f"{base}/v1/staffing/intraday")
+            check(status == 200, f"GET /v1/staffing/intraday: {status} {body[:200]!r}")
+            samples.append({queue["queue_name"]: queue["shortfall_next_hour"] or 0 for queue in json.loads(body)["queues"]})
+            time.sleep(5)
+        window = samples[-15:]
+        status, _, body = http("GET", f"{base}/metrics")
+        check(status == 200, f"/metrics: {status}")
+        gauges = {name: float(value) for name, value in re.findall(
+            r'^switchboard_staffing_shortfall_agents\{queue="([^"]*)"\} (\S+)$', body.decode(), re.MULTILINE)}
+        names = set(window[-1])
+        check(names, "GET /v1/staffing/intraday: no queue")
+        problems = []
+        for name in sorted(names):
+            seen = [sample[name] for sample in window if name in sample]
+            value = gauges.get(name)
+            if value is None or not min(seen) - 1e-3 <= value <= max(seen) + 1e-3:
+                problems.append(f"{name}: /metrics {value}, endpoint {seen}")
+        if not problems:
+            print(f"mcp-test: switchboard_staffing_shortfall_agents agrees with the endpoint for {len(names)} queues")
+            return
+    check(not problems, f"switchboard_staffing_shortfall_agents and GET /v1/staffing/intraday disagree: {problems}")
 
 
 def content_queues(result):
@@ -466,6 +506,12 @@ def main():
         "SWITCHBOARD_SIMULATOR_SPEED": "60",
         "SWITCHBOARD_SIMULATOR_START": "2026-11-20T11:30:00+09:00",
     })
+    # A week of simulated history before dev starts (dev seeds an empty database itself, but eight
+    # weeks take minutes, and its planner reads the history at most every 5 minutes): the
+    # reforecast behind staffing_outlook has a plan for every queue from the first request.
+    for command in (["migrate"], ["staffing", "seed", "--days", "7"]):
+        done = subprocess.run([binary, *command], env=env, capture_output=True, text=True)
+        check(done.returncode == 0, f"switchboard {' '.join(command)}: {done.stderr[-2000:]}")
     log = tempfile.NamedTemporaryFile(prefix="switchboard-mcp-", suffix=".log", delete=False)
     server = subprocess.Popen([binary, "dev"], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -483,6 +529,7 @@ def main():
         transport_checks(base)
         asyncio.run(sdk_checks(base))
         asyncio.run(staffing_checks(base))
+        shortfall_metrics_checks(base)
         asyncio.run(agreement_checks(base, binary, flows))
     except BaseException:
         # The server's side of a failure (a crash, a signal from outside the test).
