@@ -260,6 +260,7 @@ let package = Package(
             dependencies: [
                 "Server", "Roles", "Services", "OperatingHours", "ContactCenter", "Primitives", "SwitchboardTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],

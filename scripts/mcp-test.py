@@ -7,8 +7,10 @@ Starts a local JWKS endpoint serving an RSA and a P-256 test key, starts `switch
 static MCP token and that issuer, and checks: the protected resource metadata, 401s (missing,
 wrong, expired, wrong-audience, wrong-issuer and forged tokens), 403 for a foreign Origin, 405 for
 GET, the MCP-Protocol-Version header, JSON-RPC errors, `initialize` under each protocol version
-through the SDK's client, `tools/list`, every tool with good and bad arguments, and that
-`store_status` agrees with `switchboard flows eval` across a holiday, its eve and overnight spans.
+through the SDK's client, `tools/list`, every tool with good and bad arguments, that
+`store_status` agrees with `switchboard flows eval` across a holiday, its eve and overnight spans,
+that `staffing_outlook` gives the figures of `GET /v1/staffing/intraday` for the same queue, and
+that `/metrics` has `switchboard_staffing_shortfall_agents` for each of its queues.
 
 Environment: SWITCHBOARD_BINARY (the switchboard executable), SWITCHBOARD_DATABASE_URL.
 Exits non-zero on the first failure.
@@ -26,6 +28,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -41,7 +44,7 @@ ISSUER = "https://issuer.switchboard.test"
 AUDIENCE = "switchboard-mcp-test"
 STATIC_TOKEN = "mcp-static-token-for-tests-0123456789"
 VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"]
-TOOLS = {"store_status", "store_hours", "holidays", "queue_status", "find_stores"}
+TOOLS = {"store_status", "store_hours", "holidays", "queue_status", "find_stores", "staffing_outlook"}
 
 RSA_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 EC_KEY = ec.generate_private_key(ec.SECP256R1())
@@ -287,6 +290,172 @@ async def sdk_checks(base):
     await session(url, STATIC_TOKEN, "2025-11-25", tools)
 
 
+def intraday(base, queue):
+    """GET /v1/staffing/intraday for one queue (dev's console is open on loopback)."""
+    status, _, body = http("GET", f"{base}/v1/staffing/intraday?queue={urllib.parse.quote(queue, safe='')}")
+    check(status == 200, f"GET /v1/staffing/intraday?queue={queue}: {status} {body[:300]!r}")
+    answer = json.loads(body)
+    check(len(answer["queues"]) == 1, f"intraday for {queue}: {len(answer['queues'])} queues")
+    return answer
+
+
+def outlook_disagreements(tool, before, after):
+    """Where the tool's queue lies outside what the endpoint said just before and just after it
+    (the floor moves between calls: a figure must lie between the two answers)."""
+    problems = []
+    endpoint = [before["queues"][0], after["queues"][0]]
+    slots = [{slot["start"]: slot for slot in answer["slots"]} for answer in endpoint]
+
+    def between(name, mine, theirs, tolerance):
+        known = [value for value in theirs if value is not None]
+        if mine is None or not known:
+            if mine is not None or len(known) == len(theirs):
+                problems.append(f"{name}: tool {mine}, endpoint {theirs}")
+            return
+        if not min(known) - tolerance <= mine <= max(known) + tolerance:
+            problems.append(f"{name}: tool {mine}, endpoint {theirs}")
+
+    if tool["missesTargetNextHour"] not in [queue["misses_target_next_hour"] for queue in endpoint]:
+        problems.append(f"missesTargetNextHour {tool['missesTargetNextHour']}: endpoint {[q['misses_target_next_hour'] for q in endpoint]}")
+    between("shortfallNextHour", tool["shortfallNextHour"], [q["shortfall_next_hour"] for q in endpoint], 1e-4)
+    for slot in tool["slots"]:
+        theirs = [answer.get(slot["start"]) for answer in slots]
+        if all(other is None for other in theirs):
+            problems.append(f"slot {slot['start']}: not in the endpoint's answers")
+            continue
+        theirs = [other for other in theirs if other is not None]
+        for mine, key, tolerance in [
+            ("planContacts", "plan_offered", 1e-4), ("reforecastContacts", "reforecast_offered", 1e-4),
+            ("agentsNeeded", "agents_needed", 0), ("staffed", "staffed", 1e-4),
+            ("serviceLevel", "service_level", 1e-4),
+        ]:
+            between(f"{slot['start']} {mine}", slot[mine], [other[key] for other in theirs], tolerance)
+    return problems
+
+
+async def staffing_checks(base):
+    """staffing_outlook: its shape, its refusals, and its figures against GET
+    /v1/staffing/intraday for the same queue, called just before and just after it."""
+
+    async def outlook(s, _):
+        # main() seeded a week of history: every queue has a plan for today. Twelve hours from
+        # any time of day reach some store's opening hours.
+        error, content, text = True, {}, ""
+        for _ in range(30):
+            error, content, text = await call(s, "staffing_outlook", {"hours": 12})
+            if not error and any(queue["slots"] for queue in content.get("queues", [])):
+                break
+            await asyncio.sleep(2)
+        check(not error and any(queue["slots"] for queue in content.get("queues", [])),
+              f"staffing_outlook: no queue with slots in 12 hours: {text[:300]}")
+        error, content, text = await call(s, "staffing_outlook", {"hours": 2, "language": "en"})
+        check(not error and content.get("queues"), f"staffing_outlook, 2 hours: {text[:300]}")
+        check(re.fullmatch(r"\d{4}-\d\d-\d\d", content["date"]) and re.fullmatch(r"\d\d:\d\d", content["at"]),
+              f"staffing_outlook date and at: {content['date']} {content['at']}")
+        check(content["hours"] == 2 and content["target"] == {"serviceLevel": 0.8, "thresholdSeconds": 20},
+              f"staffing_outlook hours and target: {content['hours']} {content['target']}")
+        check(content["staffedFrom"] == "floor", f"staffing_outlook staffed from: {content['staffedFrom']}")
+        for queue in content["queues"]:
+            name = queue["name"]
+            check(isinstance(queue["queueId"], str) and name in text, f"staffing_outlook queue {name}: {text[:200]}")
+            check(isinstance(queue["missesTargetNextHour"], bool), f"{name} missesTargetNextHour")
+            check(len(queue["slots"]) <= 9, f"{name}: {len(queue['slots'])} slots in 2 hours")
+            # The shortfall is the largest gap (needed − staffed) among the slots that start
+            # within the hour from `at` (`at` is rounded down to the minute: a slot starting
+            # exactly an hour later may count or not).
+            at = minutes(content["at"])
+            sure, maybe = [], []
+            for slot in queue["slots"]:
+                check(re.fullmatch(r"\d\d:\d\d", slot["start"]) and slot["state"] in ("current", "future"),
+                      f"{name} slot {slot}")
+                check(slot["reforecastContacts"] >= 0 and slot["planContacts"] >= 0, f"{name} slot contacts {slot}")
+                check(slot["agentsNeeded"] is None or isinstance(slot["agentsNeeded"], int), f"{name} agentsNeeded {slot}")
+                check(slot["serviceLevel"] is None or 0 <= slot["serviceLevel"] <= 1, f"{name} serviceLevel {slot}")
+                if slot["agentsNeeded"] is not None and slot["staffed"] is not None:
+                    gap = slot["agentsNeeded"] - slot["staffed"]
+                    if minutes(slot["start"]) < at + 60:
+                        sure.append(gap)
+                    if minutes(slot["start"]) <= at + 60:
+                        maybe.append(gap)
+            shortfall = queue["shortfallNextHour"]
+            if shortfall is None:
+                check(not sure, f"{name}: no shortfall, but gaps {sure}")
+            else:
+                check(maybe and max(sure or maybe) - 1e-3 <= shortfall <= max(maybe) + 1e-3,
+                      f"{name} shortfall {shortfall}, gaps {sure} {maybe}")
+
+        error, content, text = await call(s, "staffing_outlook", {"hours": 13})
+        check(error and content.get("error") == "invalid_argument" and "hours" in text, f"hours 13: {text}")
+        error, content, text = await call(s, "staffing_outlook", {"queue": "no-such-queue"})
+        check(error and content.get("error") == "unknown_queue", f"unknown queue: {text}")
+
+        # The endpoint's numbers: the busiest queue, bracketed by two GETs (the floor moves).
+        queues = sorted(content_queues(await call(s, "staffing_outlook", {"hours": 12})),
+                        key=lambda queue: (-sum(slot["reforecastContacts"] for slot in queue["slots"]),
+                                           -len(queue["slots"])))
+        queue = queues[0]["queueId"]
+        check(queues[0]["slots"], f"staffing_outlook: no slot to compare in {queues[0]}")
+        problems = []
+        for attempt in range(1, 6):
+            before = intraday(base, queue)
+            error, content, text = await call(s, "staffing_outlook", {"queue": queue, "hours": 12})
+            after = intraday(base, queue)
+            check(not error and len(content["queues"]) == 1, f"staffing_outlook for {queue}: {text[:300]}")
+            check(content["date"] in (before["date"], after["date"]), f"dates: {content['date']} {before['date']}")
+            problems = outlook_disagreements(content["queues"][0], before, after)
+            if not problems:
+                print(f"mcp-test: staffing_outlook agrees with GET /v1/staffing/intraday on {queue}: "
+                      f"{len(content['queues'][0]['slots'])} slots, attempt {attempt}")
+                break
+            await asyncio.sleep(1)
+        check(not problems, f"staffing_outlook and GET /v1/staffing/intraday disagree on {queue}: {problems}")
+
+    await session(f"{base}/mcp", STATIC_TOKEN, "2025-11-25", outlook)
+
+
+def minutes(clock):
+    """Minutes of an HH:MM clock (past 24:00 for the night)."""
+    hours, rest = clock.split(":")
+    return int(hours) * 60 + int(rest)
+
+
+def shortfall_metrics_checks(base):
+    """/metrics carries switchboard_staffing_shortfall_agents{queue} for every queue of GET
+    /v1/staffing/intraday: its shortfall_next_hour, 0 where that is null. The gauges are set once
+    a minute and the floor moves in between (the simulator runs at 60x), so each gauge must lie
+    within what the endpoint said over the 70 s before /metrics was read (sampled every 5 s)."""
+    samples, problems = [], []
+    for round in range(6):
+        while len(samples) < 15 + round:
+            status, _, body = http("GET", f"{base}/v1/staffing/intraday")
+            check(status == 200, f"GET /v1/staffing/intraday: {status} {body[:200]!r}")
+            samples.append({queue["queue_name"]: queue["shortfall_next_hour"] or 0 for queue in json.loads(body)["queues"]})
+            time.sleep(5)
+        window = samples[-15:]
+        status, _, body = http("GET", f"{base}/metrics")
+        check(status == 200, f"/metrics: {status}")
+        gauges = {name: float(value) for name, value in re.findall(
+            r'^switchboard_staffing_shortfall_agents\{queue="([^"]*)"\} (\S+)$', body.decode(), re.MULTILINE)}
+        names = set(window[-1])
+        check(names, "GET /v1/staffing/intraday: no queue")
+        problems = []
+        for name in sorted(names):
+            seen = [sample[name] for sample in window if name in sample]
+            value = gauges.get(name)
+            if value is None or not min(seen) - 1e-3 <= value <= max(seen) + 1e-3:
+                problems.append(f"{name}: /metrics {value}, endpoint {seen}")
+        if not problems:
+            print(f"mcp-test: switchboard_staffing_shortfall_agents agrees with the endpoint for {len(names)} queues")
+            return
+    check(not problems, f"switchboard_staffing_shortfall_agents and GET /v1/staffing/intraday disagree: {problems}")
+
+
+def content_queues(result):
+    error, content, text = result
+    check(not error and content.get("queues"), f"staffing_outlook: {text[:300]}")
+    return content["queues"]
+
+
 async def agreement_checks(base, binary, flows):
     """store_status and `switchboard flows eval` agree for every store at instants across Marine
     Day 2026, its eve, and overnight."""
@@ -337,6 +506,12 @@ def main():
         "SWITCHBOARD_SIMULATOR_SPEED": "60",
         "SWITCHBOARD_SIMULATOR_START": "2026-11-20T11:30:00+09:00",
     })
+    # A week of simulated history before dev starts (dev seeds an empty database itself, but eight
+    # weeks take minutes, and its planner reads the history at most every 5 minutes): the
+    # reforecast behind staffing_outlook has a plan for every queue from the first request.
+    for command in (["migrate"], ["staffing", "seed", "--days", "7"]):
+        done = subprocess.run([binary, *command], env=env, capture_output=True, text=True)
+        check(done.returncode == 0, f"switchboard {' '.join(command)}: {done.stderr[-2000:]}")
     log = tempfile.NamedTemporaryFile(prefix="switchboard-mcp-", suffix=".log", delete=False)
     server = subprocess.Popen([binary, "dev"], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -353,6 +528,8 @@ def main():
             time.sleep(1)
         transport_checks(base)
         asyncio.run(sdk_checks(base))
+        asyncio.run(staffing_checks(base))
+        shortfall_metrics_checks(base)
         asyncio.run(agreement_checks(base, binary, flows))
     except BaseException:
         # The server's side of a failure (a crash, a signal from outside the test).

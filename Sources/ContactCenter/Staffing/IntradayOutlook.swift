@@ -240,8 +240,9 @@ public struct IntradayOutlook: Sendable {
         return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
     }
 
-    /// Four decimals: enough for a rate, short in JSON.
-    static func rounded(_ value: Double) -> Double {
+    /// Four decimals: enough for a rate, short in JSON; every figure of ``json()`` is rounded so
+    /// (the MCP `staffing_outlook` tool gives the same).
+    public static func rounded(_ value: Double) -> Double {
         (value * 10_000).rounded() / 10_000
     }
 }

@@ -15,7 +15,8 @@ import Storage
 ///
 /// Services, in start order: the embedded cluster, the PostgreSQL client, the producer, the
 /// migrations (once, then the banner), the ingest, the flows reloader, the floor publisher, the
-/// receiver's producer, the HTTP server (with the readiness gauges and the drain), the simulator.
+/// staffing shortfall gauges, the receiver's producer, the HTTP server (with the readiness gauges
+/// and the drain), the simulator.
 public enum DevRole {
     /// - Throws: `KafkaError` when the embedded cluster or the producer cannot start, or a
     ///   `DatabaseConfiguration` error for a malformed database URL.
@@ -68,7 +69,12 @@ public enum DevRole {
         let floor = FloorWiring(settings: settings, bootstrap: bootstrap, metadata: { try await producer.metadata() })
         let receiver = try ReceiverWiring(settings: settings, bootstrap: bootstrap, open: true, logger: logger)
         let planner = StaffingPlanner.console(client: postgres, logger: logger)
-        let mcp = MCPWiring(settings: settings, hook: hook, floor: floor, staffing: planner, open: true, logger: logger)
+        let intraday = IntradayWiring(
+            client: postgres, planner: planner, settings: settings, floor: floor, schema: schema,
+            logger: Logger(label: "switchboard.staffing"))
+        let mcp = MCPWiring(
+            settings: settings, hook: hook, floor: floor, staffing: planner, intraday: intraday.source, open: true,
+            logger: logger)
         let http = context.http(
             readiness: [
                 DatabaseReadinessCheck(client: postgres),
@@ -80,9 +86,7 @@ public enum DevRole {
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
             routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes]
                 + [
-                    planner.routes(
-                        settings: settings, floor: floor,
-                        intraday: IntradayPlanner(client: postgres, logger: logger, planner: planner))
+                    planner.routes(settings: settings, floor: floor, intraday: intraday.source)
                 ],
             drain: ShutdownDrain(), guardsLocalAccess: !open.isEmpty)
         let banner = DevBanner(
@@ -99,7 +103,7 @@ public enum DevRole {
                 .init(service: ingest),
                 .init(service: hook.reloadService),
                 .init(service: floor.publisher),
-            ] + receiver.services
+            ] + intraday.services + receiver.services
         if settings.simulatorEnabled {
             // Simulated time starts now, so the console shows live agents at once; the service
             // waits for /health before it calls the hook, and its end never stops the others.

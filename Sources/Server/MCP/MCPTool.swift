@@ -107,6 +107,25 @@ public struct MCPToolArguments: Sendable {
         }
     }
 
+    /// A whole-number argument within `range`, `default` when absent or null.
+    ///
+    /// - Throws: ``MCPToolError`` when present as anything but a whole number within `range`.
+    public func integer(_ key: String, in range: ClosedRange<Int>, default value: Int) throws(MCPToolError) -> Int {
+        switch values[key] {
+        case nil, .null?: return value
+        case .number(let number)? where number.rounded() == number && number.magnitude < 1e9:
+            guard range.contains(Int(number)) else {
+                throw .invalidArgument(
+                    "`\(key)` must be from \(range.lowerBound) to \(range.upperBound), got \(Int(number))")
+            }
+            return Int(number)
+        case .number(let number)?:
+            throw .invalidArgument("`\(key)` must be a whole number, got \(number)")
+        case let other?:
+            throw .invalidArgument("`\(key)` must be a whole number, got \(other.kindName)")
+        }
+    }
+
     /// A required, non-empty string argument.
     ///
     /// - Throws: ``MCPToolError`` when missing, empty or of another type.

@@ -1,12 +1,9 @@
 import ContactCenter
 import Foundation
 
-/// Switchboard's MCP tools, answered by the code behind the hook (the flows' evaluator) and the
-/// console (the floor publisher's view): `store_status`, `store_hours`, `holidays`,
-/// `find_stores`, `queue_status`.
-///
-/// `staffing_plan(queue, from, to)` joins them once the staffing-from-history work lands: a tool
-/// here over its planner, with the same error conventions.
+/// Switchboard's MCP tools, answered by the code behind the hook (the flows' evaluator), the
+/// console (the floor publisher's view) and, where a database is, the intraday reforecast:
+/// `store_status`, `store_hours`, `holidays`, `find_stores`, `queue_status`, `staffing_outlook`.
 public enum SwitchboardTools {
     /// What `initialize` tells the model about the tools.
     static let instructions = """
@@ -14,6 +11,10 @@ public enum SwitchboardTools {
         store_status (open now or at an instant, why, until when, next opening) or store_hours (a range of days). \
         holidays lists Japanese national holidays. queue_status tells how long callers wait right now.
         """
+
+    /// The instructions where `staffing_outlook` is served.
+    static let instructionsWithOutlook =
+        instructions + " staffing_outlook tells, per queue, how many agents the next hours need against those staffed."
 
     /// The MCP server over `flows` and, when given, the live floor.
     ///
@@ -25,18 +26,32 @@ public enum SwitchboardTools {
     ///     `nil` where no database is: they count equally toward their queues.
     ///   - timeZone: The business time zone, for the forecast's current slot.
     ///   - assumedHandleSeconds: The handle time of `queue_status`'s expected wait.
+    ///   - intraday: The reforecast behind `GET /v1/staffing/intraday`, which `staffing_outlook`
+    ///     answers from; `nil` where there is none: the tool is not offered.
     ///   - now: The clock (tests).
     public static func server(
         flows: any FlowProvider, floor: (@Sendable () async -> FloorView?)?, version: String,
         staffing: (any StaffingSource)? = nil, timeZone: TimeZone = TimeZone(identifier: "Asia/Tokyo")!,
-        assumedHandleSeconds: Int = 300, now: @escaping @Sendable () -> Date = { Date() }
+        assumedHandleSeconds: Int = 300, intraday: (any IntradaySource)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) -> MCPServer {
         let stores = StoreTools(flows: flows, now: now)
         let view = floor ?? { nil }
+        let floorStaffing = FloorStaffing(floor: view, source: staffing, timeZone: timeZone)
         let queues = QueueTools(
-            floor: view, staffing: FloorStaffing(floor: view, source: staffing, timeZone: timeZone),
-            assumedHandleSeconds: assumedHandleSeconds, now: now)
-        return MCPServer(version: version, instructions: instructions, tools: stores.tools + [queues.tool])
+            floor: view, staffing: floorStaffing, assumedHandleSeconds: assumedHandleSeconds, now: now)
+        guard let intraday else {
+            return MCPServer(version: version, instructions: instructions, tools: stores.tools + [queues.tool])
+        }
+        // As `GET /v1/staffing/intraday`: the floor's figures where a floor runs.
+        var live: (@Sendable ([String: Double]) async -> IntradayLive?)?
+        if floor != nil {
+            live = { @Sendable loads in await floorStaffing.live(loads: loads) }
+        }
+        let outlook = StaffingTools(source: intraday, live: live, now: now)
+        return MCPServer(
+            version: version, instructions: instructionsWithOutlook,
+            tools: stores.tools + [queues.tool, outlook.tool])
     }
 
     /// The floor's current view from a publisher.

@@ -2,7 +2,7 @@ import Logging
 import Server
 
 /// The MCP endpoint of a process, built from the settings: `/mcp` and its metadata, answering
-/// from the hook's flows and the floor publisher.
+/// from the hook's flows, the floor publisher and, where given, the intraday reforecast.
 ///
 /// `dev` passes `open: true`: without credentials it is open, with a warning; `serve` without
 /// credentials answers `/mcp` with 503 and logs why.
@@ -19,10 +19,12 @@ public struct MCPWiring: Sendable {
     ///   - floor: The floor whose view `queue_status` reads.
     ///   - staffing: The forecast `queue_status` shares multi-queue agents by; `nil` without a
     ///     database.
+    ///   - intraday: The reforecast `staffing_outlook` answers from (``IntradayWiring/source``);
+    ///     `nil` where there is none: the tool is not offered.
     ///   - open: Whether no credentials leaves the endpoint open (dev).
     public init(
-        settings: Settings, hook: HookWiring, floor: FloorWiring?, staffing: (any StaffingSource)? = nil, open: Bool,
-        logger: Logger
+        settings: Settings, hook: HookWiring, floor: FloorWiring?, staffing: (any StaffingSource)? = nil,
+        intraday: (any IntradaySource)? = nil, open: Bool, logger: Logger
     ) {
         let mcp = settings.mcp
         let oauth = mcp.oauthIssuer.flatMap { issuer in
@@ -49,7 +51,8 @@ public struct MCPWiring: Sendable {
         }
         let server = SwitchboardTools.server(
             flows: hook.store, floor: floor.map { SwitchboardTools.floorView($0.publisher) }, version: Self.version,
-            staffing: staffing, timeZone: settings.floorTimeZone, assumedHandleSeconds: mcp.assumedHandleSeconds)
+            staffing: staffing, timeZone: settings.floorTimeZone, assumedHandleSeconds: mcp.assumedHandleSeconds,
+            intraday: intraday)
         routes = MCPRoutes(server: server, configuration: configuration, logger: Logger(label: "switchboard.mcp"))
     }
 }
