@@ -126,6 +126,12 @@ struct ServeStaffingProcessTests {
             #expect(refused.status == 400)
             #expect(refused.body.contains("add_agents"), "the reason names the parameter: \(refused.body)")
             #expect(await httpGet(intraday.url!, headers: [:])?.status == 401, "the console's token is required")
+            // The shortfall gauges come from the same reforecast, one per queue.
+            let exported = await eventually(within: .seconds(60)) {
+                let metrics = await serve.body(of: "/metrics") ?? ""
+                return metrics.components(separatedBy: "\nswitchboard_staffing_shortfall_agents{").count - 1 >= queues
+            }
+            #expect(exported, "switchboard_staffing_shortfall_agents for every queue:\n\(serve.log)")
             #expect(try await Self.writes(client) == before, "serve wrote nothing:\n\(serve.log)")
             #expect(serve.log.contains("switchboard_staffing_reader"), "the log names the role:\n\(serve.log)")
             #expect(!serve.log.contains("staffing is off"))

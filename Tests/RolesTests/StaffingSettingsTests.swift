@@ -19,7 +19,7 @@ struct StaffingSettingsTests {
             let settings = try Settings(environment: environment)
             #expect(settings.staffingDatabaseURL == nil)
             #expect(try settings.staffingDatabaseConfiguration() == nil)
-            let wiring = try StaffingReaderWiring(settings: settings, logger: Self.logger)
+            let wiring = try StaffingReaderWiring(settings: settings, floor: nil, logger: Self.logger)
             #expect(wiring.planner == nil && wiring.services.isEmpty)
         }
     }
@@ -39,9 +39,9 @@ struct StaffingSettingsTests {
             "SWITCHBOARD_STAFFING_DATABASE_URL": url, "SWITCHBOARD_DATABASE_POOL_SIZE": "1",
         ])
         #expect(try small.staffingDatabaseConfiguration()?.maximumConnections == 1)
-        let wiring = try StaffingReaderWiring(settings: settings, logger: Self.logger)
+        let wiring = try StaffingReaderWiring(settings: settings, floor: nil, logger: Self.logger)
         #expect(wiring.planner != nil)
-        #expect(wiring.services.count == 2, "the client and the schema check")
+        #expect(wiring.services.count == 3, "the client, the schema check and the shortfall gauges")
     }
 
     @Test("a placeholder password is refused naming the variable; a malformed URL is shown with ***")
@@ -58,7 +58,7 @@ struct StaffingSettingsTests {
             "SWITCHBOARD_STAFFING_DATABASE_URL": "pg://reader:TopSecret123@127.0.0.1/x"
         ])
         #expect {
-            try StaffingReaderWiring(settings: malformed, logger: Self.logger)
+            try StaffingReaderWiring(settings: malformed, floor: nil, logger: Self.logger)
         } throws: { error in
             guard let error = error as? StorageError else { return false }
             return !error.message.contains("TopSecret123") && error.message.contains("pg://reader:***@127.0.0.1/x")

@@ -45,9 +45,10 @@ public enum ServeRole {
             settings: settings, bootstrap: settings.kafkaBootstrap, metadata: { try await producer.metadata() })
         let receiver = try ReceiverWiring(
             settings: settings, bootstrap: settings.kafkaBootstrap, open: false, logger: logger)
-        let staffing = try StaffingReaderWiring(settings: settings, logger: logger)
+        let staffing = try StaffingReaderWiring(settings: settings, floor: floor, logger: logger)
         let mcp = MCPWiring(
-            settings: settings, hook: hook, floor: floor, staffing: staffing.planner, open: false, logger: logger)
+            settings: settings, hook: hook, floor: floor, staffing: staffing.planner,
+            intraday: staffing.intraday?.source, open: false, logger: logger)
         let http = context.http(
             readiness: [
                 KafkaReadinessCheck(
