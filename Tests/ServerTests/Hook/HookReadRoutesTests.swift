@@ -173,11 +173,12 @@ struct HookReadRoutesTests {
                     text.split(separator: "\n").filter { $0.hasPrefix("  /") && $0.hasSuffix(":") }
                         .map { String($0.dropFirst(2).dropLast()) })
                 // The routes of this server (hook, health, metrics) and the console's (the staffing
-                // panel's `/v1/staffing` too: StaffingRoutesTests).
+                // panel's `/v1/staffing` and the intraday chart's `/v1/staffing/intraday` too:
+                // StaffingRoutesTests, ServeStaffingProcessTests).
                 let served = [
                     "/v1/hooks/{flow}", "/v1/stores/{id}/hours", "/v1/calendar/{year}", "/v1/ping", "/health",
                     "/ready", "/ready/{scope}", "/metrics", "/openapi.yaml", "/v1/floor", "/v1/floor/events",
-                    "/v1/floor/stream", "/", "/console", "/v1/staffing",
+                    "/v1/floor/stream", "/", "/console", "/v1/staffing", "/v1/staffing/intraday",
                 ]
                 #expect(documented == Set(served))
                 for operation in ["post:", "get:"] { #expect(text.contains(operation)) }
