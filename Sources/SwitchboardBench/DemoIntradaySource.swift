@@ -4,8 +4,9 @@ import Primitives
 import Server
 
 /// The console demo's intraday reforecast: a hand-made plan and day so far for the demo floor's
-/// queues (``DemoFloorScene``), reforecast by the real ``IntradayReforecast`` with the standard
-/// parameters, for the browser test's chart, banner and what-if form.
+/// queues (``DemoFloorScene``), reforecast by the real ``IntradayReforecast`` with the fixed
+/// ``parameters`` (k = 4, half-life 90 min: the browser test's figures are worked out by hand from
+/// them, whatever the product's standard becomes), for the chart, banner and what-if form.
 ///
 /// The demo's day stands at 12:05 of today (`at=HH:MM` moves it), whatever the hour, so the
 /// browser test's figures hold at any time. Every queue is open 11:00–21:00 (slots 44–83), each
@@ -21,6 +22,10 @@ import Server
 /// plan and is predicted to miss 80/20 within the hour; Osaka and Kyoto run under theirs. The
 /// other queues of the demo floor have no plan and no contacts.
 struct DemoIntradaySource: IntradaySource {
+    /// The reforecast's parameters in the demo.
+    static let parameters = IntradayParameters(
+        volumePriorContacts: 4, halfLifeMinutes: 90, handleTimePriorContacts: 30)
+
     /// Where the demo's day stands: minutes after midnight (12:05).
     static let minute = 12 * 60 + 5
     /// The slots every queue is open: 11:00 to 21:00.
@@ -128,11 +133,11 @@ struct DemoIntradaySource: IntradaySource {
                     staffed: { plan[$0]?.agents.map(Double.init) }, changes: changes,
                     staffing: IntradayReforecast.Staffing(
                         model: request.model, target: request.target, patienceSeconds: entry.patienceSeconds),
-                    parameters: request.parameters))
+                    parameters: Self.parameters))
         }
         return IntradayOutlook(
             date: date, instant: midnight + minute * 60, minute: minute, planSource: .history, staffedSource: .plan,
-            target: request.target, parameters: request.parameters, changes: request.changes, queues: reforecasts,
+            target: request.target, parameters: Self.parameters, changes: request.changes, queues: reforecasts,
             queueNames: names, notes: ["demo: a hand-made plan and day so far, standing at 12:05"])
     }
 }
