@@ -113,7 +113,8 @@ public struct IntradayChange: Sendable, Equatable, CustomStringConvertible {
         return hours * 60 + minutes
     }
 
-    private static func clock(_ minutes: Int) -> String {
+    /// `HH:MM` of `minutes` after the business date's midnight (`25:00` past it).
+    static func clock(_ minutes: Int) -> String {
         let hours = minutes / 60
         let rest = minutes % 60
         return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"

@@ -234,10 +234,7 @@ public struct IntradayOutlook: Sendable {
 
     /// `HH:MM` of `minute` from the business date's midnight.
     static func clock(_ minute: Double) -> String {
-        let whole = Int(minute.rounded(.down))
-        let hours = whole / 60
-        let rest = whole % 60
-        return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
+        IntradayChange.clock(Int(minute.rounded(.down)))
     }
 
     /// Four decimals: enough for a rate, short in JSON; every figure of ``json()`` is rounded so
