@@ -44,6 +44,13 @@ private final class ListSource: IngestSource {
 
 @Suite("Ingest pipeline: lanes, the in-flight bound, a source that ends")
 struct IngestPipelineTests {
+    /// The write timeout of tests that hold a lock the writes wait for, for a time the machine's
+    /// load decides. A deadline that falls while the lock is held abandons the attempt, and one
+    /// that falls just after its release may abandon an attempt whose `COMMIT` was already sent:
+    /// the retry then finds the batch written by it (`alreadyWritten`) and the totals leave out
+    /// its rows. `WriteRecoveryTests.stuckWrite` is the test of deadlines; these test the lanes.
+    static let patientWrites = Duration.seconds(600)
+
     /// Runs `body` with a pipeline of `configuration` over a fresh, migrated database.
     static func withPipeline(
         _ name: String, _ configuration: IngestPipeline.Configuration,
@@ -93,8 +100,11 @@ struct IngestPipelineTests {
         "batches that queue while a lane writes share its next transaction, up to the per-transaction bound",
         arguments: [(8_000, 1...2), (300, 4...5)])
     func queuedBatchesShareATransaction(perTransaction: Int, transactions: ClosedRange<Int>) async throws {
+        // The lock is held for as long as the machine's load makes the pump take: no write
+        // deadline may fall in it (see `IngestPipelineTests.patientWrites`).
         let configuration = IngestPipeline.Configuration(
-            group: "g", lanes: 1, maximumRecordsInFlight: 10_000, maximumRecordsPerTransaction: perTransaction)
+            group: "g", lanes: 1, writeTimeout: Self.patientWrites, maximumRecordsInFlight: 10_000,
+            maximumRecordsPerTransaction: perTransaction)
         try await Self.withPipeline("merged_\(perTransaction)", configuration) { client, database, pipeline in
             _ = try await pipeline.claim([WriteRecoveryTests.partition])
             // 20 batches of 50 records; contacts 0–99 come again in the last two batches as
@@ -173,7 +183,9 @@ struct IngestPipelineTests {
 
     @Test("while writes wait, the source is not asked for more than the in-flight bound; then all is written once")
     func inFlightBound() async throws {
-        try await Self.withPipeline("in_flight", .init(group: "g", lanes: 2, maximumRecordsInFlight: 300)) {
+        let configuration = IngestPipeline.Configuration(
+            group: "g", lanes: 2, writeTimeout: Self.patientWrites, maximumRecordsInFlight: 300)
+        try await Self.withPipeline("in_flight", configuration) {
             client, database, pipeline in
             _ = try await pipeline.claim([WriteRecoveryTests.partition])
             // Every insert into contact_record waits for this lock until it is released.

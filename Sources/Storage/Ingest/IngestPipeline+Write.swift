@@ -8,16 +8,22 @@ extension IngestPipeline {
     /// Every attempt presents the same claims (epochs and the offsets the batch follows), taken
     /// before the first: a retry of a batch that an abandoned attempt committed after all is
     /// recognized by the offsets' compare-and-set and not written again.
+    ///
+    /// An attempt that times out is followed by one with twice its time, up to
+    /// ``Configuration/longestWriteTimeout``: a batch whose write needs longer than
+    /// ``Configuration/writeTimeout`` (a loaded server) is written in the end instead of being
+    /// abandoned at the same deadline again and again.
     func writeWithRetry(_ batch: IngestBatch) async throws {
         let claims = configuration.storesOffsets ? self.claims.withLock { $0 } : nil
         var backoff = Duration.milliseconds(100)
         var failures = 0
+        var timeout = configuration.writeTimeout
         let clock = ContinuousClock()
         let firstAttempt = clock.now
         while true {
             let start = clock.now
             do {
-                let summary = try await writeWithDeadline(batch, claims: claims)
+                let summary = try await writeWithDeadline(batch, claims: claims, timeout: timeout)
                 if let claims { advance(claims, past: batch) }
                 metrics.record(batch: batch, summary: summary, duration: clock.now - start)
                 healthState.withLock { state in
@@ -54,7 +60,10 @@ extension IngestPipeline {
                     state.health.lastError = message
                 }
                 metrics.writeRetries.increment()
-                if (error as? StorageError)?.code == .timeout { metrics.writeTimeouts.increment() }
+                if (error as? StorageError)?.code == .timeout {
+                    metrics.writeTimeouts.increment()
+                    timeout = min(timeout * 2, configuration.longestWriteTimeout)
+                }
                 // Every failure while the backoff grows, then every tenth: an outage stays
                 // visible in the log without a line per lane and second.
                 if backoff < configuration.maximumBackoff || failures % 10 == 0 {
@@ -68,16 +77,15 @@ extension IngestPipeline {
         }
     }
 
-    /// Writes a batch, abandoning it after ``Configuration/writeTimeout``.
+    /// Writes a batch, abandoning it after `timeout`.
     ///
     /// The writer's every wait honours cancellation (a statement's by closing its connection, see
     /// ``WriteConnections``), so the task group ends right after the deadline: the abandoned
     /// transaction's connection is closed and PostgreSQL rolls it back, unless its `COMMIT` was
     /// already sent, in which case the retry finds its offsets stored.
-    func writeWithDeadline(_ batch: IngestBatch, claims: [PartitionKey: PartitionClaim]?) async throws
-        -> IngestWriteSummary
+    func writeWithDeadline(_ batch: IngestBatch, claims: [PartitionKey: PartitionClaim]?, timeout: Duration)
+        async throws -> IngestWriteSummary
     {
-        let timeout = configuration.writeTimeout
         return try await withThrowingTaskGroup(of: IngestWriteSummary?.self) { group in
             group.addTask { try await self.writer.write(batch, claims: claims) }
             group.addTask {

@@ -56,8 +56,11 @@ public final class IngestPipeline: Sendable {
         /// write follows the database's return within this pause plus one connection and write.
         public var maximumBackoff: Duration
         /// How long one batch write may take before it is abandoned (its connection closed, so
-        /// the server rolls it back) and retried.
+        /// the server rolls it back) and retried. Each retry after a timeout gets twice the time
+        /// of the attempt before it, up to ``longestWriteTimeout``.
         public var writeTimeout: Duration
+        /// The longest time a retried attempt gets: eight write timeouts.
+        public var longestWriteTimeout: Duration { writeTimeout * 8 }
         /// How long the oldest batch taken from the source may wait to be written before the
         /// pipeline counts as stalled (``Health/isStalled``); by default two write timeouts and a
         /// retry pause, longer than any batch waits while writes work or fail visibly.
