@@ -269,7 +269,8 @@ struct WriteRecoveryTests {
                     return !error.contains("within 1.0 seconds")
                 }
                 var health = pipeline.health
-                while (health.databaseWritable || !health.isStalled || !retriedLonger(health)) && clock.now < waitedFor {
+                while (health.databaseWritable || !health.isStalled || !retriedLonger(health)) && clock.now < waitedFor
+                {
                     try await Task.sleep(for: .milliseconds(100))
                     health = pipeline.health
                 }
