@@ -205,6 +205,12 @@ struct BenchIngestCommand: AsyncParsableCommand {
         print(
             "the whole machine's busy cores: during the streams \(streams.map { Self.twoDecimals($0.cpu.machine / $0.seconds) }), during L \(limitMachineCores.map(Self.twoDecimals))"
         )
+        for (name, runs) in [("streams", streams), ("streams without the upkeep", bareStreams)] {
+            let shares = ["poll", "decode", "queue", "write"].map { stage in
+                "\(stage) \(runs.map { Self.twoDecimals($0.share(of: stage)) })"
+            }
+            print("the worker's stage seconds per second of the \(name): \(shares.joined(separator: ", "))")
+        }
         print(
             "transactions writing the \(distinct) contacts: streams \(streams.map(\.transactions)), without the upkeep \(bareStreams.map(\.transactions)); queue buckets per transaction (median): \(streams.map(\.bucketsPerTransaction))"
         )
@@ -264,6 +270,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let ratio = ingestRate / copyRate
         let ratioL = ingestRate / copy2Rate
         let ratioImport = importRate / ingestRate
+        let stageShares = ["poll", "decode", "queue", "write"].map { stream.share(of: $0) }
         print(
             String(
                 format: """
@@ -275,7 +282,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
                     the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s (each the faster of two, alternated)
                     ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, stream with / without rollups = %.2f, import with / without rollups = %.2f
-                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f cpu_ratio_l=%.2f cores_busy=%.2f machine_cores_busy=%.2f
+                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f cpu_ratio_l=%.2f cores_busy=%.2f machine_cores_busy=%.2f ratio_stream_import=%.2f stage_poll=%.2f stage_decode=%.2f stage_queue=%.2f stage_write=%.2f
                     """,
                 records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
                 stream.perThousandRows(cpu.worker), stream.perThousandRows(cpu.broker),
@@ -288,7 +295,8 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 ratio, ratioL, ratioImport, rollupRatio, importRollupRatio,
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
                 importRSS, rollupRatio, importRollupRatio, rollupCPURatio, cpuRatioL,
-                (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds, cpu.machine / ingestSeconds
+                (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds, cpu.machine / ingestSeconds,
+                ingestRate / importRate, stageShares[0], stageShares[1], stageShares[2], stageShares[3]
             )
         )
     }
@@ -323,6 +331,10 @@ struct BenchIngestCommand: AsyncParsableCommand {
             // tables' pages runs in threads of its own).
             var cpuAtStart = (worker: 0.0, broker: 0.0, postgres: 0.0, machine: 0.0)
             var cpu = (worker: 0.0, broker: 0.0, postgres: 0.0, machine: 0.0)
+            // The worker's `switchboard_ingest_stage_seconds_total` at the window's start, and
+            // their growth over it.
+            var stagesAtStart: [String: Double] = [:]
+            var stages: [String: Double] = [:]
             func cpuNow() -> (worker: Double, broker: Double, postgres: Double, machine: Double) {
                 (
                     worker.process.cpuSeconds, ChildProcess.cpuSeconds(of: getpid()),
@@ -341,10 +353,13 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 if start == nil && committed > 0 {
                     start = (now, committed)
                     cpuAtStart = cpuNow()
+                    stagesAtStart = await Self.stageSeconds(of: worker)
                 }
                 if committed >= records {
                     end = now
                     let cpuAtEnd = cpuNow()
+                    let stagesAtEnd = await Self.stageSeconds(of: worker)
+                    stages = stagesAtEnd.merging(stagesAtStart) { $0 - $1 }
                     cpu = (
                         cpuAtEnd.worker - cpuAtStart.worker, cpuAtEnd.broker - cpuAtStart.broker,
                         cpuAtEnd.postgres - cpuAtStart.postgres, cpuAtEnd.machine - cpuAtStart.machine
@@ -377,8 +392,24 @@ struct BenchIngestCommand: AsyncParsableCommand {
             return StreamRun(
                 rate: Double(records - first) / seconds, seconds: seconds,
                 rss: worker.process.peakRSSMegabytes, cpu: cpu, transactions: transactions,
-                bucketsPerTransaction: buckets)
+                bucketsPerTransaction: buckets, stages: stages)
         }
+    }
+
+    /// The worker's `switchboard_ingest_stage_seconds_total` by stage, from its `/metrics`
+    /// (empty when it does not answer).
+    static func stageSeconds(of worker: SwitchboardProcess) async -> [String: Double] {
+        guard let metrics = await worker.body(of: "/metrics") else { return [:] }
+        var seconds: [String: Double] = [:]
+        let prefix = "switchboard_ingest_stage_seconds_total{stage=\""
+        for line in metrics.split(separator: "\n") where line.hasPrefix(prefix) {
+            let rest = line.dropFirst(prefix.count)
+            guard let quote = rest.firstIndex(of: "\""), let space = rest.lastIndex(of: " "),
+                let value = Double(rest[rest.index(after: space)...])
+            else { continue }
+            seconds[String(rest[..<quote])] = value
+        }
+        return seconds
     }
 
     /// The middle of `values` (the upper middle of an even count); `values` is not empty.
@@ -496,6 +527,12 @@ struct StreamRun {
     var transactions: Int
     /// The median number of queue buckets a transaction's rows fall in.
     var bucketsPerTransaction: Int
+    /// The worker's seconds per stage over the timed window (`switchboard_ingest_stage_seconds_total`).
+    var stages: [String: Double]
+
+    /// Seconds of `stage` per second of the timed window: the pump's share for `poll` and
+    /// `queue`; summed over the parts decoded at once and over the lanes for `decode` and `write`.
+    func share(of stage: String) -> Double { (stages[stage] ?? 0) / seconds }
 
     /// `seconds` of CPU per 1,000 rows of the timed window.
     func perThousandRows(_ seconds: Double) -> Double { seconds / (rate * self.seconds / 1_000) }

@@ -128,14 +128,17 @@ struct IngestPipelineTests {
 
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await pipeline.run(source: source, isStopping: { false }) }
-                // The source ends only after the pump queued every batch before it: the lane's
-                // first transaction waits for the lock meanwhile, and all the rest is queued.
+                // Every batch is taken, decoded and queued while the lane's first transaction
+                // waits for the lock.
                 let clock = ContinuousClock()
                 let deadline = clock.now + .seconds(30)
-                while !source.ended.withLock({ $0 }), clock.now < deadline {
+                func allQueued() -> Bool {
+                    source.ended.withLock { $0 } && pipeline.healthState.withLock { $0.partsQueued } == 20
+                }
+                while !allQueued(), clock.now < deadline {
                     try await Task.sleep(for: .milliseconds(10))
                 }
-                #expect(source.ended.withLock { $0 })
+                #expect(allQueued())
                 #expect(pipeline.health.batchesWritten == 0)
                 try await Transaction.statement("COMMIT", on: locker, logger: TestDatabase.logger)
                 try await group.next()

@@ -20,6 +20,26 @@ struct IngestMetrics: Sendable {
     /// grows while writing does not progress, whether or not anything reports an error.
     let oldestUnwrittenBatchAge = Gauge(label: "switchboard_ingest_oldest_unwritten_batch_age_seconds")
 
+    /// Where the worker's time goes, in seconds, by stage (`rate()` is the share of time):
+    /// - `poll`: the pump waits for the source (Kafka) to return a batch;
+    /// - `queue`: the pump waits for room under the in-flight bound, because the lanes have not
+    ///   written what is queued for them (the database is behind);
+    /// - `decode`: decoding the records of a part (summed over the parts decoded at once);
+    /// - `write`: a lane's transactions, retries included (summed over the lanes).
+    let stageSeconds = Dictionary(
+        uniqueKeysWithValues: IngestStage.allCases.map { stage in
+            (
+                stage,
+                FloatingPointCounter(
+                    label: "switchboard_ingest_stage_seconds_total", dimensions: [("stage", stage.rawValue)])
+            )
+        })
+
+    /// Adds `duration` to `stage`'s seconds.
+    func spent(_ duration: Duration, in stage: IngestStage) {
+        stageSeconds[stage]?.increment(by: duration.inSeconds)
+    }
+
     func record(batch: IngestBatch, summary: IngestWriteSummary, duration: Duration) {
         contactRecords.increment(by: summary.contactRecordsWritten)
         outdatedContactRecords.increment(by: summary.contactRecordsOutdated)
@@ -37,4 +57,9 @@ struct IngestMetrics: Sendable {
         }
         batchDuration.record(duration: duration)
     }
+}
+
+/// A stage of the ingest pipeline, as `switchboard_ingest_stage_seconds_total` labels it.
+enum IngestStage: String, Sendable, CaseIterable {
+    case poll, decode, queue, write
 }

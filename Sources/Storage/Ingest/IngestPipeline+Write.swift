@@ -20,6 +20,7 @@ extension IngestPipeline {
         var timeout = configuration.writeTimeout
         let clock = ContinuousClock()
         let firstAttempt = clock.now
+        defer { metrics.spent(clock.now - firstAttempt, in: .write) }
         while true {
             let start = clock.now
             do {

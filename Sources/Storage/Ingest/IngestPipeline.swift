@@ -157,6 +157,8 @@ public final class IngestPipeline: Sendable {
         var scheduler: LaneScheduler
         /// What every write since start did, summed.
         var totals = IngestWriteSummary()
+        /// Parts decoded and queued for their lanes since start.
+        var partsQueued = 0
     }
 
     /// One lane's part of a batch taken from the source, decoded.
@@ -323,15 +325,52 @@ public final class IngestPipeline: Sendable {
 
     /// Pulls batches from the source, decodes them and queues each lane's part, while fewer than
     /// ``Configuration/maximumRecordsInFlight`` records are taken and not yet written.
+    ///
+    /// A batch is decoded while the pump already waits for the next one: the source's wait (a
+    /// Kafka fetch, on the consumer's thread) and the decoding (on the blocking pool's threads)
+    /// overlap instead of taking turns. Each batch's hand-off to the lanes waits for the one
+    /// before it, so every lane queues its parts in the order they were taken.
     private func pump(
         source: some IngestSource,
         into queues: [LaneQueue],
         wakeups: AsyncStream<Void>,
         isStopping: @escaping @Sendable () -> Bool
     ) async throws {
+        // The latest batch's decoding and hand-off (it awaits the one before it).
+        var handOff: Task<Void, Never>? = nil
+        do {
+            try await pumpBatches(
+                source: source, wakeups: wakeups, isStopping: isStopping
+            ) { parts in
+                let previous = handOff
+                handOff = Task {
+                    let works = await self.decode(parts)
+                    await previous?.value
+                    for work in works { queues[work.lane].append(work.work) }
+                    self.healthState.withLock { $0.partsQueued += works.count }
+                }
+            }
+        } catch {
+            await handOff?.value
+            throw error
+        }
+        // The queues are finished after this returns: every part taken is queued first.
+        await handOff?.value
+    }
+
+    /// The pump's loop: waits for room under the bound, takes a batch from the source and
+    /// passes its parts to `decodeAndQueue`, until the source ends, `isStopping` or cancellation.
+    private func pumpBatches(
+        source: some IngestSource,
+        wakeups: AsyncStream<Void>,
+        isStopping: @escaping @Sendable () -> Bool,
+        decodeAndQueue: ([LaneScheduler.Part]) -> Void
+    ) async throws {
         var wakeup = wakeups.makeAsyncIterator()
+        let clock = ContinuousClock()
         while !Task.isCancelled && !isStopping() {
             var room = 0
+            let waitStart = clock.now
             pulling: while true {
                 switch healthState.withLock({ $0.scheduler.pull() }) {
                 case .pull(let maximumRecords):
@@ -342,15 +381,16 @@ public final class IngestPipeline: Sendable {
                     guard await wakeup.next() != nil, !Task.isCancelled else { return }
                 }
             }
+            let pollStart = clock.now
+            metrics.spent(pollStart - waitStart, in: .queue)
             // Only the room left: a full batch taken just under the bound would hold up to a
             // batch more than the bound in memory, at every lane's commit.
             guard let records = try await source.nextBatch(maximumRecords: room) else { return }
-            let now = ContinuousClock.now
+            let now = clock.now
+            metrics.spent(now - pollStart, in: .poll)
             let action = healthState.withLock { $0.scheduler.take(records, at: now) }
             guard case .decode(let parts) = action else { continue }
-            for work in await decode(parts) {
-                queues[work.lane].append(work.work)
-            }
+            decodeAndQueue(parts)
         }
     }
 
@@ -358,11 +398,16 @@ public final class IngestPipeline: Sendable {
     /// concurrently.
     private func decode(_ parts: [LaneScheduler.Part]) async -> [(lane: Int, work: LaneWork)] {
         let decoder = configuration.decoder
+        let metrics = self.metrics
         let cutoff = IngestDecoder.receivedCutoff(now: UTCTimestamp(Date()))
         return await withTaskGroup(of: (lane: Int, work: LaneWork).self) { group in
             for part in parts {
                 group.addTask {
-                    let batch = await Self.offPool { decoder.decode(part.records, receivedBefore: cutoff) }
+                    let batch = await Self.offPool {
+                        let start = ContinuousClock.now
+                        defer { metrics.spent(ContinuousClock.now - start, in: .decode) }
+                        return decoder.decode(part.records, receivedBefore: cutoff)
+                    }
                     return (lane: part.lane, work: LaneWork(receipt: part.receipt, batch: batch))
                 }
             }
