@@ -39,6 +39,12 @@ struct BenchIngestCommand: AsyncParsableCommand {
     @Option(help: "Records per producer message set (librdkafka batch.num.messages); default: the producer's.")
     var messageSetRecords: Int?
 
+    @Option(help: "Brokers of the embedded cluster (partitions spread over them).")
+    var brokers = 1
+
+    @Flag(help: "Stop after the consumer that only counts: the embedded broker's pace alone.")
+    var onlyConsume = false
+
     func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         if let messageSetRecords, messageSetRecords < 1 {
@@ -90,7 +96,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         print("generated \(records) CTRs (\(distinct) contacts), \(bytes / records) bytes on average")
 
         // 2. Produce them to the embedded cluster (untimed).
-        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
+        let cluster = try EmbeddedKafkaCluster(brokers: brokers, logger: logger)
         try cluster.createTopic(settings.contactRecordsTopic, partitions: partitions)
         try cluster.createTopic(settings.agentEventsTopic, partitions: 4)
         try cluster.createTopic(settings.contactEventsTopic, partitions: 4)
@@ -107,6 +113,20 @@ struct BenchIngestCommand: AsyncParsableCommand {
         try await producer.flush(timeout: .seconds(120))
         await producer.close()
         messages = []
+
+        // 2b. The embedded broker's own pace: a consumer with the worker's Kafka settings and
+        // batch size that only counts the records (no decoding, no database).
+        let consume = try await Self.timeCountingConsumer(
+            bootstrap: cluster.bootstrapServers, records: records, settings: settings, logger: logger)
+        print(
+            String(
+                format:
+                    "a consumer that only counts (the worker's Kafka settings): %d records in %.2f s = %.0f records/s, %.2f cores busy in this process (the consumer and the broker)",
+                records, consume.seconds, consume.rate, consume.cores))
+        if onlyConsume {
+            print(String(format: "RESULT consume_rows_per_s=%.0f consume_cores_busy=%.2f", consume.rate, consume.cores))
+            return
+        }
 
         // 3. and 4. The stream (a separate worker process into a fresh schema, timed from the first
         // committed batch to the last) and L, the limit (psql \copy of the same newest rows into
@@ -282,7 +302,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                     switchboard import of the same %d records: %.2f s = %.0f rows/s, peak RSS %.0f MB, %.1f CPU s
                     the same import without the rollups' upkeep: %.2f s = %.0f rows/s, %.1f CPU s (each the faster of two, alternated)
                     ratio ingest / copy = %.2f, ingest / L = %.2f, import / ingest = %.2f, stream with / without rollups = %.2f, import with / without rollups = %.2f
-                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f cpu_ratio_l=%.2f cores_busy=%.2f machine_cores_busy=%.2f ratio_stream_import=%.2f stage_poll=%.2f stage_decode=%.2f stage_queue=%.2f stage_write=%.2f
+                    RESULT ingest_rows_per_s=%.0f copy_rows_per_s=%.0f ratio=%.2f rss_mb=%.0f copy2_rows_per_s=%.0f ratio_l=%.2f import_rows_per_s=%.0f ratio_import=%.2f import_rss_mb=%.0f rollup_ratio=%.2f import_rollup_ratio=%.2f rollup_cpu_ratio=%.2f cpu_ratio_l=%.2f cores_busy=%.2f machine_cores_busy=%.2f ratio_stream_import=%.2f consume_rows_per_s=%.0f stage_poll=%.2f stage_decode=%.2f stage_queue=%.2f stage_write=%.2f
                     """,
                 records, distinct, ingestSeconds, ingestRate, megabytesPerSecond, rss,
                 stream.perThousandRows(cpu.worker), stream.perThousandRows(cpu.broker),
@@ -296,7 +316,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 ingestRate, copyRate, ratio, rss, copy2Rate, ratioL, importRate, ratioImport,
                 importRSS, rollupRatio, importRollupRatio, rollupCPURatio, cpuRatioL,
                 (cpu.worker + cpu.broker + cpu.postgres) / ingestSeconds, cpu.machine / ingestSeconds,
-                ingestRate / importRate, stageShares[0], stageShares[1], stageShares[2], stageShares[3]
+                ingestRate / importRate, consume.rate, stageShares[0], stageShares[1], stageShares[2], stageShares[3]
             )
         )
     }
@@ -394,6 +414,44 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 rss: worker.process.peakRSSMegabytes, cpu: cpu, transactions: transactions,
                 bucketsPerTransaction: buckets, stages: stages)
         }
+    }
+
+    /// Times a consumer of a group of its own with the ingest worker's Kafka settings and batch
+    /// size, which reads the whole CTR topic and only counts the records: from its first batch
+    /// to the last, like the stream.
+    static func timeCountingConsumer(bootstrap: String, records: Int, settings: Settings, logger: Logger)
+        async throws -> (rate: Double, seconds: Double, cores: Double)
+    {
+        let consumer = try await KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                common: settings.kafka(
+                    bootstrap: bootstrap, clientID: "switchboard-bench-count",
+                    defaults: IngestService.consumerProperties),
+                groupID: "bench-count", autoOffsetReset: "earliest"),
+            logger: logger)
+        try await consumer.subscribe(topics: [settings.contactRecordsTopic])
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(600)
+        var count = 0
+        var start: (instant: ContinuousClock.Instant, count: Int)? = nil
+        var cpuAtStart = 0.0
+        while count < records, clock.now < deadline {
+            let batch = try await consumer.poll(
+                maxRecords: settings.ingestBatchRecords, maxWait: .milliseconds(settings.ingestBatchMilliseconds))
+            count += batch.records.count
+            if start == nil, count > 0 {
+                start = (clock.now, count)
+                cpuAtStart = ChildProcess.cpuSeconds(of: getpid())
+            }
+        }
+        let end = clock.now
+        let cpu = ChildProcess.cpuSeconds(of: getpid()) - cpuAtStart
+        try await consumer.close()
+        guard let start, count >= records else {
+            throw ValidationError("the counting consumer read \(count) of \(records) records")
+        }
+        let seconds = (end - start.instant).inSeconds
+        return (Double(records - start.count) / seconds, seconds, cpu / seconds)
     }
 
     /// The worker's `switchboard_ingest_stage_seconds_total` by stage, from its `/metrics`

@@ -88,13 +88,19 @@ public struct IngestService: Service {
 
     /// The ingest consumer's librdkafka defaults (`SWITCHBOARD_KAFKA_PROPERTIES` wins).
     ///
-    /// A short fetch wait keeps the prefetch queue full enough to feed the writers; fetches of
-    /// 48 MiB (librdkafka's default is 50 MB) bound what a fetch response holds in memory, which
-    /// the ingest's memory formula counts (docs/ingest.md, "Memory"). The binding
-    /// keeps `receive.message.max.bytes` above `fetch.max.bytes` (``KafkaConsumerConfiguration``),
-    /// also when only the fetch limit is overridden.
-    static let consumerProperties = [
-        "fetch.max.bytes": String(48 << 20),
+    /// A short fetch wait keeps the prefetch queue full enough to feed the writers. librdkafka
+    /// 2.0.2 stops fetching while its prefetch queue holds `queued.max.messages.kbytes` or more,
+    /// and looks again only when its broker thread next wakes, up to a second later: a fetch
+    /// larger than the queue's limit (48 MiB into 16 MiB, say) caps a worker at one fetch a
+    /// second, ~21,000 CTRs/s against any broker (docs/ingest.md, "Kafka's fetch"). Fetches of
+    /// 8 MiB into a queue of 48 MiB keep fetching while there is room, and a full queue holds
+    /// more than a second of the worker's writes. Both count in the ingest's memory formula
+    /// (docs/ingest.md, "Memory"). The binding keeps `receive.message.max.bytes` above
+    /// `fetch.max.bytes` (``KafkaConsumerConfiguration``), also when only the fetch limit is
+    /// overridden.
+    public static let consumerProperties = [
+        "fetch.max.bytes": String(8 << 20),
+        "queued.max.messages.kbytes": String(48 << 10),
         "fetch.wait.max.ms": "20",
     ]
 
