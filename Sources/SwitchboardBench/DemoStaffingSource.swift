@@ -2,7 +2,8 @@ import ContactCenter
 import Primitives
 import Server
 
-/// The console demo's staffing: a fixed plan for the browser test, whatever the hour, for the
+/// The console demo's staffing: a fixed plan for the browser test, whatever the hour (every day
+/// asked for alike, so the next 3 hours past midnight too), for the
 /// demo floor's twenty queues (``DemoFloorScene``), each with one store. Every 15 minutes, at AHT
 /// 180 s: Tokyo Reservations 10 contacts on a holiday, Osaka Delivery 5 and Kyoto Kaiseki 2 on
 /// a weekday; Sapporo Izakaya, Fukuoka Ramen, Overflow and the fourteen other queues none (quiet).
@@ -21,8 +22,7 @@ struct DemoStaffingSource: StaffingSource {
                 handleSeconds: Dictionary(uniqueKeysWithValues: (0..<96).map { (DaySlot($0), offered * 180) }),
                 handled: Dictionary(uniqueKeysWithValues: (0..<96).map { (DaySlot($0), offered) }))
         }
-        let day = request.dates.lowerBound
-        var calendar = StaffingCalendar(day...day)
+        var calendar = StaffingCalendar(request.dates)
         var queues: [String: StaffingQueueHistory] = [:]
         var baselines: [StaffingBaselineKey: StaffingBaseline] = [:]
         var names: [String: String] = [:]
@@ -32,7 +32,11 @@ struct DemoStaffingSource: StaffingSource {
             queues[id] = StaffingQueueHistory(
                 name: entry.queue.name ?? id, stores: [entry.store], averageHandleTimeSeconds: 180, abandoned: 0,
                 queueSeconds: 0)
-            calendar.set(entry.dayType, store: entry.store, on: day)
+            var day = request.dates.lowerBound
+            while day <= request.dates.upperBound {
+                calendar.set(entry.dayType, store: entry.store, on: day)
+                day = day.adding(days: 1)
+            }
             baselines[StaffingBaselineKey(queue: id, store: entry.store, dayType: entry.dayType)] = baseline(
                 entry.offered)
         }

@@ -237,12 +237,15 @@
     const entries = staffing.queues.map((queue) => {
       const day = queue.days.find((d) => d.date === staffing.now_date) || queue.days[0];
       const bySlot = new Map(day.slots.map((s) => [s.slot, s]));
+      // Past midnight the next 3 hours are tomorrow's first slots.
+      const tomorrow = queue.days.find((d) => d.date === nextDate(staffing.now_date));
+      const nextBySlot = new Map((tomorrow ? tomorrow.slots : []).map((s) => [s.slot + 96, s]));
       const now = bySlot.get(slot);
       const needed = now && now.agents != null ? now.agents : 0;
       neededTotal += now && now.fractional_agents != null ? now.fractional_agents : 0;
       const next = [];
       for (let n = slot + 1; n <= slot + 12; n++) {
-        const s = bySlot.get(n);
+        const s = bySlot.get(n) || nextBySlot.get(n);
         next.push(s && s.agents != null ? s.agents : 0);
       }
       const staffed = queue.staffed_now;
@@ -307,10 +310,27 @@
     $("#staffing-notes").textContent = staffing.notes.join(" · ");
   }
 
+  // The date after `date` ("YYYY-MM-DD").
+  function nextDate(date) {
+    const [y, m, d] = date.split("-").map(Number);
+    return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  }
+  // Today's plan, and tomorrow's while the next 3 hours run past midnight (the server's date and
+  // slot, from its last answer: a window that crosses midnight asks again at once for both days).
   async function loadStaffing() {
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
     try {
-      const response = await fetch("/v1/staffing", { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-      if (response.ok) { staffing = await response.json(); render(); }
+      let query = "";
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const response = await fetch(`/v1/staffing${query}`, { headers });
+        if (!response.ok) return;
+        staffing = await response.json();
+        render();
+        if (staffing.now_slot + 12 < 96) return;
+        const tomorrow = nextDate(staffing.now_date);
+        if (staffing.queues.every((q) => q.days.some((d) => d.date === tomorrow))) return;
+        query = `?from=${staffing.now_date}&to=${tomorrow}`;
+      }
     } catch (_) { /* shown again at the next attempt */ }
   }
 
