@@ -8,6 +8,7 @@
 #          consume_rows_per_s=… stage_poll=… stage_decode=… stage_queue=… stage_write=…
 #
 #   scripts/bench-ingest.sh [--records N] [--partitions P] [--rounds R] [--message-set-records M]
+#                           [--brokers B] [--only-consume]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

@@ -226,7 +226,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
             "the whole machine's busy cores: during the streams \(streams.map { Self.twoDecimals($0.cpu.machine / $0.seconds) }), during L \(limitMachineCores.map(Self.twoDecimals))"
         )
         for (name, runs) in [("streams", streams), ("streams without the upkeep", bareStreams)] {
-            let shares = ["poll", "decode", "queue", "write"].map { stage in
+            let shares = StreamRun.stageNames.map { stage in
                 "\(stage) \(runs.map { Self.twoDecimals($0.share(of: stage)) })"
             }
             print("the worker's stage seconds per second of the \(name): \(shares.joined(separator: ", "))")
@@ -290,7 +290,7 @@ struct BenchIngestCommand: AsyncParsableCommand {
         let ratio = ingestRate / copyRate
         let ratioL = ingestRate / copy2Rate
         let ratioImport = importRate / ingestRate
-        let stageShares = ["poll", "decode", "queue", "write"].map { stream.share(of: $0) }
+        let stageShares = StreamRun.stageNames.map { stream.share(of: $0) }
         print(
             String(
                 format: """
@@ -373,12 +373,12 @@ struct BenchIngestCommand: AsyncParsableCommand {
                 if start == nil && committed > 0 {
                     start = (now, committed)
                     cpuAtStart = cpuNow()
-                    stagesAtStart = await Self.stageSeconds(of: worker)
+                    stagesAtStart = await worker.metricValues("switchboard_ingest_stage_seconds_total", by: "stage")
                 }
                 if committed >= records {
                     end = now
                     let cpuAtEnd = cpuNow()
-                    let stagesAtEnd = await Self.stageSeconds(of: worker)
+                    let stagesAtEnd = await worker.metricValues("switchboard_ingest_stage_seconds_total", by: "stage")
                     stages = stagesAtEnd.merging(stagesAtStart) { $0 - $1 }
                     cpu = (
                         cpuAtEnd.worker - cpuAtStart.worker, cpuAtEnd.broker - cpuAtStart.broker,
@@ -452,22 +452,6 @@ struct BenchIngestCommand: AsyncParsableCommand {
         }
         let seconds = (end - start.instant).inSeconds
         return (Double(records - start.count) / seconds, seconds, cpu / seconds)
-    }
-
-    /// The worker's `switchboard_ingest_stage_seconds_total` by stage, from its `/metrics`
-    /// (empty when it does not answer).
-    static func stageSeconds(of worker: SwitchboardProcess) async -> [String: Double] {
-        guard let metrics = await worker.body(of: "/metrics") else { return [:] }
-        var seconds: [String: Double] = [:]
-        let prefix = "switchboard_ingest_stage_seconds_total{stage=\""
-        for line in metrics.split(separator: "\n") where line.hasPrefix(prefix) {
-            let rest = line.dropFirst(prefix.count)
-            guard let quote = rest.firstIndex(of: "\""), let space = rest.lastIndex(of: " "),
-                let value = Double(rest[rest.index(after: space)...])
-            else { continue }
-            seconds[String(rest[..<quote])] = value
-        }
-        return seconds
     }
 
     /// The middle of `values` (the upper middle of an even count); `values` is not empty.
@@ -587,6 +571,9 @@ struct StreamRun {
     var bucketsPerTransaction: Int
     /// The worker's seconds per stage over the timed window (`switchboard_ingest_stage_seconds_total`).
     var stages: [String: Double]
+
+    /// The stages the worker reports, in the order the bench prints them.
+    static let stageNames = ["poll", "decode", "queue", "write"]
 
     /// Seconds of `stage` per second of the timed window: the pump's share for `poll` and
     /// `queue`; summed over the parts decoded at once and over the lanes for `decode` and `write`.

@@ -32,11 +32,7 @@ struct DemoStaffingSource: StaffingSource {
             queues[id] = StaffingQueueHistory(
                 name: entry.queue.name ?? id, stores: [entry.store], averageHandleTimeSeconds: 180, abandoned: 0,
                 queueSeconds: 0)
-            var day = request.dates.lowerBound
-            while day <= request.dates.upperBound {
-                calendar.set(entry.dayType, store: entry.store, on: day)
-                day = day.adding(days: 1)
-            }
+            for day in calendar.dates { calendar.set(entry.dayType, store: entry.store, on: day) }
             baselines[StaffingBaselineKey(queue: id, store: entry.store, dayType: entry.dayType)] = baseline(
                 entry.offered)
         }

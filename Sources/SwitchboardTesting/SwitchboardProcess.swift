@@ -52,6 +52,24 @@ public final class SwitchboardProcess: Sendable {
         await httpGet(baseURL.appendingPathComponent(path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The values of metric `name` by its one label `label` on the process's `/metrics` (empty
+    /// when it does not answer): `name{label="x"} 1.5` gives `["x": 1.5]`.
+    public func metricValues(_ name: String, by label: String) async -> [String: Double] {
+        Self.metricValues(name, by: label, in: await body(of: "/metrics") ?? "")
+    }
+
+    /// The values of metric `name` by its one label `label` in a Prometheus text exposition.
+    public static func metricValues(_ name: String, by label: String, in text: String) -> [String: Double] {
+        var values: [String: Double] = [:]
+        let prefix = "\(name){\(label)=\""
+        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
+            let fields = line.dropFirst(prefix.count).split(separator: " ")
+            guard fields.count == 2, let value = Double(fields[1]) else { continue }
+            values[String(fields[0].prefix { $0 != "\"" })] = value
+        }
+        return values
+    }
+
     /// Waits until `GET path` answers 200: `false` when it does not within `deadline`, or the
     /// process ends first.
     public func waitUntilReady(_ path: String = "/ready", within deadline: Duration = .seconds(60)) async -> Bool {

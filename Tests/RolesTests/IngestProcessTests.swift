@@ -24,18 +24,6 @@ extension WorkerProcessSuites {
             )
         }
 
-        /// `switchboard_ingest_stage_seconds_total` by stage, read from a `/metrics` text.
-        static func stageSeconds(_ metrics: String) -> [String: Double] {
-            var seconds: [String: Double] = [:]
-            let prefix = #"switchboard_ingest_stage_seconds_total{stage=""#
-            for line in metrics.split(separator: "\n") where line.hasPrefix(prefix) {
-                let fields = line.dropFirst(prefix.count).split(separator: " ")
-                guard fields.count == 2, let value = Double(fields[1]) else { continue }
-                seconds[String(fields[0].prefix { $0 != "\"" })] = value
-            }
-            return seconds
-        }
-
         static func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
             let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
             for try await value in rows.decode(Int.self) { return value }
@@ -104,7 +92,8 @@ extension WorkerProcessSuites {
                 #expect(metrics.contains(#"switchboard_ingest_dead_letters_total{reason="tombstone"} 1"#))
                 // Where the worker's time went: it polled, decoded and wrote (each for some time);
                 // the queue stage is exported even while the pump never waited for room.
-                let stages = Self.stageSeconds(metrics)
+                let stages = SwitchboardProcess.metricValues(
+                    "switchboard_ingest_stage_seconds_total", by: "stage", in: metrics)
                 #expect(Set(stages.keys) == ["poll", "decode", "queue", "write"], "\(stages)")
                 for stage in ["poll", "decode", "write"] {
                     #expect((stages[stage] ?? 0) > 0, "\(stage): \(stages)")
