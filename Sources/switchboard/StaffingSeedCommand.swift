@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Primitives
 import Roles
 import Services
 
@@ -12,15 +13,23 @@ struct StaffingSeedCommand: AsyncParsableCommand {
         discussion: """
             The traffic simulation over the stores of flows/ (holidays, pre-holidays and weekends busier, closed
             hours quiet), written by the ingest writer. Without --days: the last 8 weeks and last year's holidays
-            and pre-holidays. Refused when contact_record has a row.
+            and pre-holidays. The history ends now, or at --until. Refused when contact_record has a row.
 
-            Example:
+            Examples:
               switchboard staffing seed --days 365 && switchboard staffing backtest --weeks 8
+              switchboard staffing seed --days 14 --until 2026-12-01
             """
     )
 
     @Option(help: "Seed every day of the last N days (1...800).")
     var days: Int?
+
+    @Option(
+        help: """
+            Where the history ends: YYYY-MM-DD (that date's last contact, the date whole) or an ISO 8601 instant; \
+            default: now.
+            """)
+    var until: String?
 
     @Option(
         help: """
@@ -32,6 +41,20 @@ struct StaffingSeedCommand: AsyncParsableCommand {
     func validate() throws {
         if let days, !(1...800).contains(days) { throw ValidationError("--days must be within 1...800 (got \(days))") }
         if let shocks, !(0...1).contains(shocks) { throw ValidationError("--shocks must be within 0...1") }
+        if let until, Self.end(until) == nil {
+            throw ValidationError(
+                "--until must be YYYY-MM-DD or an ISO 8601 instant such as 2026-12-01T18:00:00+09:00 (got \(until))")
+        }
+    }
+
+    /// The instant a seed of `--until` stands at: a date's next midnight in Japan plus the 15
+    /// minutes the seeder leaves before "now", so that the date is seeded whole; an instant as it is.
+    static func end(_ text: String) -> Date? {
+        if let date = CivilDate(parsing: text) {
+            let midnight = Double(date.adding(days: 1).dayNumber) * 86_400 - 9 * 3_600
+            return Date(timeIntervalSince1970: midnight + 15 * 60)
+        }
+        return ISO8601DateFormatter().date(from: text)
     }
 
     func run() async throws {
@@ -40,9 +63,10 @@ struct StaffingSeedCommand: AsyncParsableCommand {
         let settings = overridden
         LoggingSetup.bootstrap(settings)
         let days = self.days
+        let now = until.flatMap(Self.end) ?? Date()
         let written = try await OneShotDatabase.run(settings) { client, logger in
             try await StaffingHistorySeeder(settings: settings, client: client, logger: logger)
-                .seed(now: Date(), days: days)
+                .seed(now: now, days: days)
         }
         guard let written else {
             throw ValidationError(

@@ -126,9 +126,12 @@ public struct IntradayPlanner: Sendable {
             floor = await live(loads)
         }
 
+        // Every queue the center has, with an empty plan where the history before the date has
+        // none (a store closed on the days it covers) and no contact yet.
         var names = day.names
         var queues: [IntradayReforecast] = []
-        for queue in Set(plans.keys).union(actuals.keys).sorted() where queueId == nil || queue == queueId {
+        let listed = Set(plans.keys).union(actuals.keys).union(day.names.keys)
+        for queue in listed.sorted() where queueId == nil || queue == queueId {
             if names[queue] == nil { names[queue] = queue }
             let plan = plans[queue] ?? [:]
             var changes: [DaySlot: Double] = [:]
