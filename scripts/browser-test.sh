@@ -12,6 +12,9 @@
 # banner, the what-if form refused and answered), then the panel and the charts in Japanese, at most
 # SWITCHBOARD_BROWSER_TIMEOUT seconds (30); it saves screenshots and the DOM in .artifacts/browser/. Exits non-zero on any mismatch, and when Chromium cannot run: it never skips.
 #
+# SWITCHBOARD_TEST_NOW: the instant the staffing panel stands at (scripts/clock-sweep.sh sets it);
+# default the tests' pinned instant (test_now in scripts/lib.sh).
+#
 # SWITCHBOARD_BENCH_BINARY: the switchboard-bench binary to serve (scripts/test.sh passes the one its tests
 # built); without it, this script builds one (SWITCHBOARD_BUILD: debug or release).
 #
@@ -81,9 +84,9 @@ elapsed() { echo "$(( ($(date +%s%N) - started) / 1000000 )) ms"; }
 
 port=$(free_port)
 token="browser-test-$(openssl rand -hex 16)"
-log "starting console-demo on 127.0.0.1:$port"
+log "starting console-demo on 127.0.0.1:$port, its staffing panel at $(test_now)"
 SWITCHBOARD_CONSOLE_TOKENS="$token" SWITCHBOARD_LOG_LEVEL=warning \
-    "$binary" console-demo --http-port "$port" >"$artifacts/server.log" 2>&1 &
+    "$binary" console-demo --http-port "$port" --at "$(test_now)" >"$artifacts/server.log" 2>&1 &
 server=$!
 
 # Ready means the floor has caught up with the embedded Kafka; the demo floor follows it.

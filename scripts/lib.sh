@@ -10,6 +10,10 @@ SWITCHBOARD_DEPLOY_APT_PACKAGES=(docker-compose prometheus python3-yaml binutils
 
 log() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
 
+# The instant a test that means "now" stands at: SWITCHBOARD_TEST_NOW (the clock sweep sets it),
+# else the same pinned instant as TestClock.pinned in Sources/SwitchboardTesting/TestClock.swift.
+test_now() { printf '%s\n' "${SWITCHBOARD_TEST_NOW:-2026-12-02T13:11:00+09:00}"; }
+
 # Installs the Debian packages that are missing (as root, or with sudo when it exists).
 ensure_packages() {
     local missing=()

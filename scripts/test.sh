@@ -5,8 +5,8 @@
 #
 # Installs what is missing (librdkafka-dev, postgresql, chromium, ...), starts PostgreSQL on a free
 # loopback port in a temporary folder, runs `swift test`, the MCP endpoint under the official MCP
-# Python SDK (scripts/mcp-test.sh), the real-browser test of the console, the
-# smoke test of `switchboard dev` and the production-topology test, and stops the server even when
+# Python SDK (scripts/mcp-test.sh), the real-browser test of the console, the clock sweep (the
+# suites of "now" at adversarial instants, scripts/clock-sweep.sh), the smoke test of `switchboard dev` and the production-topology test, and stops the server even when
 # tests fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,12 +51,14 @@ export SWITCHBOARD_BENCH_BINARY="$(swift build --show-bin-path)/switchboard-benc
 # beside 400 tests in parallel on two cores their server's event loop and probing threads wait
 # for a core for seconds, and a close due after 1 s is seen after 5.
 timed='HTTPLimitsTests|FloorStreamTests'
+# Line-buffered output (stdbuf reaches the test binary and its children): a run that stops making
+# progress shows its last lines, and StepWatchdog's reports, as they are written.
 if [ $# -eq 0 ]; then
-    swift test --skip-build --skip "$timed"
+    stdbuf -oL -eL swift test --skip-build --skip "$timed"
     log "running the suites that time the HTTP server's limits"
-    swift test --skip-build --filter "$timed"
+    stdbuf -oL -eL swift test --skip-build --filter "$timed"
 else
-    swift test --skip-build "$@"
+    stdbuf -oL -eL swift test --skip-build "$@"
 fi
 
 log "the MCP endpoint through the official MCP Python SDK (scripts/mcp-test.sh)"
@@ -67,6 +69,11 @@ python3 -W error::ResourceWarning -W ignore::DeprecationWarning deploy/aws/hook-
 
 log "real-browser test of the console (headless Chromium over the DevTools protocol)"
 scripts/browser-test.sh
+
+if [ $# -eq 0 ]; then
+    log "the clock sweep: the suites of \"now\" at adversarial instants (scripts/clock-sweep.sh)"
+    scripts/clock-sweep.sh
+fi
 
 log "smoke test of switchboard dev (the README's run command) with its traffic simulator"
 scripts/dev-smoke.sh

@@ -56,19 +56,30 @@ public struct StaffingStore: Sendable {
         self.logger = logger
     }
 
+    /// ``refreshHistory(through:unlessRefreshedWithin:)`` through the database's yesterday.
+    @discardableResult
+    public func refreshHistory(unlessRefreshedWithin period: Duration = .zero) async throws -> Int {
+        try await refreshHistory(through: nil, unlessRefreshedWithin: period)
+    }
+
     /// Recomputes `staffing_history` from two days before its last business day (late records
     /// change recent days) through yesterday, or from the first contact when it is empty; unless
     /// a refresh through yesterday ran less than `period` ago (`staffing_refresh`).
+    /// - Parameter through: The last date refreshed; default the database's yesterday in the
+    ///   analytics time zone (a test names the date it means).
     /// - Returns: rows written (0 when skipped).
     @discardableResult
-    public func refreshHistory(unlessRefreshedWithin period: Duration = .zero) async throws -> Int {
+    public func refreshHistory(
+        through: CivilDate?, unlessRefreshedWithin period: Duration = .zero
+    ) async throws -> Int {
+        let through = through.map(SQLDate.init)
         let rows = try await client.query(
             """
             WITH bounds AS (
                 SELECT coalesce((SELECT max(last_date) - 2 FROM staffing_source),
                                 (SELECT (min(interval_start) AT TIME ZONE analytics_time_zone())::date - 1
                                  FROM queue_interval_rollup)) AS lo,
-                       (now() AT TIME ZONE analytics_time_zone())::date - 1 AS hi
+                       coalesce(\(through)::date, (now() AT TIME ZONE analytics_time_zone())::date - 1) AS hi
             )
             SELECT coalesce((
                 SELECT staffing_history_refresh(lo, hi) FROM bounds

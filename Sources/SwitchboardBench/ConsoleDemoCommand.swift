@@ -33,11 +33,27 @@ struct ConsoleDemoCommand: AsyncParsableCommand {
     @Flag(help: "Keep the demo floor moving: an agent changes state every few seconds.")
     var animate = false
 
+    @Option(
+        help: """
+            The staffing panel's now: an ISO 8601 instant it starts at and runs on from (default: the wall clock); \
+            the browser test stands at the instant it means, such as 23:50 JST, where the next 3 hours cross midnight.
+            """)
+    var at: String?
+
+    func validate() throws {
+        if let at, ISO8601DateFormatter().date(from: at) == nil {
+            throw ValidationError("--at must be an ISO 8601 instant such as 2026-12-31T23:50:00+09:00 (got \(at))")
+        }
+    }
+
     func run() async throws {
         var settings = try Settings()
         settings.httpPort = httpPort
         LoggingSetup.bootstrap(settings)
         let logger = Logger(label: "switchboard.console-demo")
+        // The staffing routes' clock: the instant asked for, moving on with the wall clock.
+        let offset = at.flatMap { ISO8601DateFormatter().date(from: $0) }.map { $0.timeIntervalSinceNow } ?? 0
+        let clock: @Sendable () -> Date = { Date(timeIntervalSinceNow: offset) }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
@@ -66,7 +82,7 @@ struct ConsoleDemoCommand: AsyncParsableCommand {
                         floor: FloorStaffing(
                             floor: SwitchboardTools.floorView(floor.publisher), source: DemoStaffingSource(),
                             timeZone: settings.floorTimeZone),
-                        intraday: DemoIntradaySource(timeZone: settings.floorTimeZone)),
+                        intraday: DemoIntradaySource(timeZone: settings.floorTimeZone), clock: clock),
                 ]
             ),
             logger: Logger(label: "switchboard.http")

@@ -11,7 +11,7 @@ import Testing
 
 /// One business-day truth: the analysts' SQL files an instant into the same business date and
 /// day type as the IVR hook's evaluator.
-@Suite("Business days: SQL equals the hook", .enabled(if: TestDatabase.enabled))
+@Suite("Business days: SQL equals the hook", .enabled(if: TestDatabase.enabled), .watched)
 struct BusinessDayTests {
     static let logger = Logger(label: "test.business-days")
 

@@ -9,7 +9,7 @@ import Testing
 /// the analyst setup) and `import` (its pool and its write connections). Each logs in as the
 /// test server's `switchboard_tls`, which `pg_hba.conf` admits over TLS only, so a process that
 /// succeeds has used TLS on every connection it opened.
-@Suite("PostgreSQL TLS: migrate and import honour sslmode", .enabled(if: TestDatabase.enabled))
+@Suite("PostgreSQL TLS: migrate and import honour sslmode", .enabled(if: TestDatabase.enabled), .watched)
 struct DatabaseTLSProcessTests {
     init() async throws {
         try await TLSTestServer.ensureRole()

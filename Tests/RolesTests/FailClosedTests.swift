@@ -5,7 +5,7 @@ import SwitchboardTesting
 import Testing
 
 /// Production roles refuse to start open, and no secret reaches an error or a log line.
-@Suite("Fail closed, keep secrets")
+@Suite("Fail closed, keep secrets", .watched)
 struct FailClosedTests {
     /// Runs `switchboard arguments` with `extra` over our environment (at most 60 s).
     static func run(_ arguments: [String], _ extra: [String: String]) async throws -> (status: Int32, output: String) {

@@ -7,7 +7,7 @@ import Server
 import SwitchboardTesting
 import Testing
 
-@Suite("Floor end to end: the embedded Kafka → the feed → a connected stream", .serialized)
+@Suite("Floor end to end: the embedded Kafka → the feed → a connected stream", .serialized, .watched)
 struct FloorEndToEndTests {
     static let instance = "arn:aws:connect:ap-northeast-1:123456789012:instance/e2e"
 

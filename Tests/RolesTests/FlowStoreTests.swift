@@ -11,7 +11,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite("Flow store: reload on change, refuse invalid sets")
+@Suite("Flow store: reload on change, refuse invalid sets", .watched)
 struct FlowStoreTests {
     /// The hook's routes and `/ready` over `store`, in process.
     func withHook(_ store: FlowStore, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void)

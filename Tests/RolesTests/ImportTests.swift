@@ -5,7 +5,7 @@ import Storage
 import SwitchboardTesting
 import Testing
 
-@Suite("Importing CTR exports", .enabled(if: TestDatabase.enabled))
+@Suite("Importing CTR exports", .enabled(if: TestDatabase.enabled), .watched)
 struct ImportTests {
     @Test("NDJSON and gzip'd concatenated JSON import with the version guard; bad records to dead_letter")
     func importsExports() async throws {

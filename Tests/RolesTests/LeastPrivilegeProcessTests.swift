@@ -8,7 +8,7 @@ import Testing
 /// The commands as production runs them: each as a login of its group role, never the owner. A
 /// command whose role lacks a privilege it needs fails here; one that reaches beyond its role is
 /// refused.
-@Suite("Least privilege: the commands run as their roles", .enabled(if: TestDatabase.enabled))
+@Suite("Least privilege: the commands run as their roles", .enabled(if: TestDatabase.enabled), .watched)
 struct LeastPrivilegeProcessTests {
     /// Runs `switchboard arguments` against `configuration`'s database as `login` (the owner's own
     /// user when `nil`); at most 3 minutes.

@@ -9,7 +9,7 @@ import Services
 import SwitchboardTesting
 import Testing
 
-@Suite("receive: the receiver's role in process, over the embedded Kafka cluster", .serialized)
+@Suite("receive: the receiver's role in process, over the embedded Kafka cluster", .serialized, .watched)
 struct ReceiveRoleTests {
     static let key = "role-test-key-0123456789"
 

@@ -7,7 +7,7 @@ import ServiceLifecycle
 import SwitchboardTesting
 import Testing
 
-@Suite("serve: the hook's readiness is independent of Kafka; SIGTERM drains before closing", .serialized)
+@Suite("serve: the hook's readiness is independent of Kafka; SIGTERM drains before closing", .serialized, .watched)
 struct ServeRoleTests {
     /// Runs `switchboard serve`'s group in process against an embedded cluster.
     func withServe(

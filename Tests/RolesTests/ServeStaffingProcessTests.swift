@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import PostgresNIO
+import Primitives
 import Storage
 import SwitchboardTesting
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// `switchboard serve` answers `/v1/staffing` through `SWITCHBOARD_STAFFING_DATABASE_URL`, as a
 /// login of `switchboard_staffing_reader`, from the history the writer's `staffing plan` left;
 /// without the setting it has no `/v1/staffing`.
-@Suite("serve: staffing as the read-only staffing reader", .serialized, .enabled(if: TestDatabase.enabled))
+@Suite("serve: staffing as the read-only staffing reader", .serialized, .enabled(if: TestDatabase.enabled), .watched)
 struct ServeStaffingProcessTests {
     static let consoleToken = "console-token-for-staffing-tests"
     static let hookToken = "hook-token-for-staffing-tests"
@@ -52,14 +53,13 @@ struct ServeStaffingProcessTests {
                 "SWITCHBOARD_DATABASE_URL": TestDatabase.url(configuration, as: .writer),
                 "SWITCHBOARD_LOG_LEVEL": "error",
             ]) { $1 }
+            // History up to the test's instant, and its date planned: serve's own clock (the
+            // gauges' now) is the wall clock, so every question below names the date it means.
             let seeded = try await ChildProcess.run(
-                [SwitchboardProcess.binary, "staffing", "seed", "--days", "2"], environment: writer,
-                killAfter: .seconds(300))
+                [SwitchboardProcess.binary, "staffing", "seed", "--days", "2", "--until", TestClock.iso8601],
+                environment: writer, killAfter: .seconds(300))
             #expect(seeded.status == 0, "seed:\n\(seeded.output)")
-            let today =
-                try await client.query(
-                    "SELECT (now() AT TIME ZONE analytics_time_zone())::date::text", logger: TestDatabase.logger
-                ).collect().first?.decode(String.self) ?? ""
+            let today = TestClock.date().description
             let planned = try await ChildProcess.run(
                 [
                     SwitchboardProcess.binary, "staffing", "plan", "--from", today, "--to", today, "--service-level",
@@ -85,7 +85,10 @@ struct ServeStaffingProcessTests {
                 ])
             defer { serve.kill() }
             #expect(await serve.waitUntilReady("/ready/hook", within: .seconds(60)), "serve starts:\n\(serve.log)")
-            let url = serve.baseURL.appendingPathComponent("v1/staffing")
+            var staffing = URLComponents(
+                url: serve.baseURL.appendingPathComponent("v1/staffing"), resolvingAgainstBaseURL: false)!
+            staffing.queryItems = [URLQueryItem(name: "from", value: today), URLQueryItem(name: "to", value: today)]
+            let url = staffing.url!
             let authorized = ["Authorization": "Bearer \(Self.consoleToken)"]
             let answered = await eventually(within: .seconds(60)) {
                 await httpGet(url, headers: authorized)?.status == 200
@@ -95,8 +98,10 @@ struct ServeStaffingProcessTests {
             let json = try #require(
                 try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any], "\(response.body)")
             let plan = try #require(json["queues"] as? [[String: Any]], "\(response.body)")
-            #expect(plan.count == queues, "a plan for every queue with history: \(response.body.prefix(500))")
-            #expect(json["now_date"] as? String == today)
+            #expect(
+                plan.count == queues,
+                "a plan for every queue with history \(TestClock.label): \(response.body.prefix(500))")
+            #expect((json["now_date"] as? String).flatMap(CivilDate.init(parsing:)) != nil, "serve's today")
             #expect(await httpGet(url, headers: [:])?.status == 401, "the console's token is required")
             #expect(
                 await httpGet(url, headers: ["Authorization": "Bearer not-the-console-token-at-all"])?.status == 401)
@@ -104,7 +109,9 @@ struct ServeStaffingProcessTests {
             // stored, every queue, and a what-if beside; a malformed change is a 400 naming it.
             var intraday = URLComponents(
                 url: serve.baseURL.appendingPathComponent("v1/staffing/intraday"), resolvingAgainstBaseURL: false)!
-            intraday.queryItems = [URLQueryItem(name: "date", value: today)]
+            intraday.queryItems = [
+                URLQueryItem(name: "date", value: today), URLQueryItem(name: "at", value: TestClock.iso8601),
+            ]
             let outlookResponse = try #require(await httpGet(intraday.url!, headers: authorized))
             #expect(outlookResponse.status == 200, "\(outlookResponse.body.prefix(500))\n\(serve.log)")
             let outlook = try #require(
@@ -112,10 +119,12 @@ struct ServeStaffingProcessTests {
             let source = (outlook["plan"] as? [String: Any])?["source"] as? String
             #expect(source == "stored", "today's plan is the one stored: \(outlookResponse.body.prefix(300))")
             let outlookQueues = try #require(outlook["queues"] as? [[String: Any]])
-            #expect(outlookQueues.count == queues, "every queue: \(outlookResponse.body.prefix(300))")
+            #expect(
+                outlookQueues.count == queues, "every queue \(TestClock.label): \(outlookResponse.body.prefix(300))")
             let firstQueue = try #require(outlookQueues.first?["queue"] as? String)
             intraday.queryItems = [
-                URLQueryItem(name: "date", value: today), URLQueryItem(name: "queue", value: firstQueue),
+                URLQueryItem(name: "date", value: today), URLQueryItem(name: "at", value: TestClock.iso8601),
+                URLQueryItem(name: "queue", value: firstQueue),
                 URLQueryItem(name: "add_agents", value: "2@00:00-23:45"),
             ]
             let whatIf = try #require(await httpGet(intraday.url!, headers: authorized))

@@ -9,7 +9,7 @@ import Testing
 
 /// `switchboard staffing` as an operator runs it: the built binary, its output and exit status;
 /// and the plan's request checks, which need no database.
-@Suite("switchboard staffing: the binary and the plan's request checks")
+@Suite("switchboard staffing: the binary and the plan's request checks", .watched)
 struct StaffingCommandTests {
     /// Runs the binary with `arguments` (separated by spaces); its exit status and what it printed
     /// (both streams).
@@ -71,7 +71,7 @@ struct StaffingCommandTests {
 /// `switchboard staffing plan` end to end: simulated history, then the plan printed as CSV and
 /// stored, queue by queue while it is staffed. Two seeded days (yesterday is the history) keep it
 /// short; day types without history fall back, with notes.
-@Suite("switchboard staffing plan over a seeded database", .enabled(if: TestDatabase.enabled))
+@Suite("switchboard staffing plan over a seeded database", .enabled(if: TestDatabase.enabled), .watched)
 struct StaffingPlanProcessTests {
     @Test("the CSV printed is the plan stored: one interval per staffed row, the same agents, the notes")
     func planPrintedIsPlanStored() async throws {
@@ -83,17 +83,13 @@ struct StaffingPlanProcessTests {
                 "SWITCHBOARD_DATABASE_URL": url, "SWITCHBOARD_LOG_LEVEL": "error",
             ]) { $1 }
             let seeded = try await ChildProcess.run(
-                [SwitchboardProcess.binary, "staffing", "seed", "--days", "2"], environment: environment)
+                [SwitchboardProcess.binary, "staffing", "seed", "--days", "2", "--until", TestClock.iso8601],
+                environment: environment)
             #expect(seeded.status == 0, "seed:\n\(seeded.output)")
-            // Today and the day after tomorrow in the business time zone, as the seeder counts days.
-            var today = ""
-            var later = ""
-            let dates = try await client.query(
-                """
-                SELECT (now() AT TIME ZONE analytics_time_zone())::date::text,
-                       ((now() AT TIME ZONE analytics_time_zone())::date + 2)::text
-                """, logger: TestDatabase.logger)
-            for try await (first, last) in dates.decode((String, String).self) { (today, later) = (first, last) }
+            // The test's today and the day after tomorrow in the business time zone, as the seeder
+            // counts days.
+            let today = TestClock.date().description
+            let later = TestClock.date().adding(days: 2).description
             let (status, output) = try await ChildProcess.run(
                 [
                     SwitchboardProcess.binary, "staffing", "plan", "--from", today, "--to", later, "--service-level",

@@ -7,7 +7,7 @@ import Testing
 /// `switchboard staffing intraday` end to end: simulated history, then yesterday replayed at two
 /// instants. The contacts each replay counts per slot are checked against `staffing_history`,
 /// which `staffing_history_refresh` files from the same records by another path.
-@Suite("switchboard staffing intraday over a seeded database", .enabled(if: TestDatabase.enabled))
+@Suite("switchboard staffing intraday over a seeded database", .enabled(if: TestDatabase.enabled), .watched)
 struct StaffingIntradayProcessTests {
     @Test("--at replays a day from the contacts' timestamps; what-if moves agents between queues")
     func replay() async throws {

@@ -277,7 +277,10 @@ struct StaffingStoreTests {
     func historyByDay() async throws {
         try await Self.prepared("staffing_history_day") { client in
             let store = StaffingStore(client: client, logger: TestDatabase.logger)
-            #expect(try await store.refreshHistory() > 0)
+            // Through a date after the fixture's last day, not the database's yesterday: a refresh
+            // at 00:00 would otherwise move it between the statements below.
+            let yesterday = CivilDate(year: 2026, month: 11, day: 30)!
+            #expect(try await store.refreshHistory(through: yesterday) > 0)
             // The day rows, unnested, are the slot rows with their totals.
             let compared = try await client.query(
                 """
@@ -309,25 +312,31 @@ struct StaffingStoreTests {
                 #expect(missing == 0)
                 #expect(wrongTotals == 0)
             }
-            // The fixture's history ends before yesterday: a refresh through yesterday was recorded.
+            // The fixture's history ends before that date: a refresh through it was recorded.
             let recorded = try await client.query(
                 """
-                SELECT through_date = (now() AT TIME ZONE analytics_time_zone())::date - 1,
+                SELECT through_date = '2026-11-30'::date,
                        refreshed_at > now() - interval '1 minute'
                 FROM staffing_refresh
                 """, logger: TestDatabase.logger)
             for try await (throughYesterday, recent) in recorded.decode((Bool, Bool).self) {
                 #expect(throughYesterday && recent)
             }
-            #expect(try await store.refreshHistory(unlessRefreshedWithin: .seconds(300)) == 0, "refreshed just now")
+            #expect(
+                try await store.refreshHistory(through: yesterday, unlessRefreshedWithin: .seconds(300)) == 0,
+                "refreshed just now")
             try await client.query(
                 "UPDATE staffing_refresh SET refreshed_at = now() - interval '301 seconds'", logger: TestDatabase.logger
             )
-            #expect(try await store.refreshHistory(unlessRefreshedWithin: .seconds(300)) > 0, "the period is over")
+            #expect(
+                try await store.refreshHistory(through: yesterday, unlessRefreshedWithin: .seconds(300)) > 0,
+                "the period is over")
             try await client.query(
                 "UPDATE staffing_refresh SET through_date = through_date - 1", logger: TestDatabase.logger)
-            #expect(try await store.refreshHistory(unlessRefreshedWithin: .seconds(300)) > 0, "not through yesterday")
-            #expect(try await store.refreshHistory() > 0, "no period: always")
+            #expect(
+                try await store.refreshHistory(through: yesterday, unlessRefreshedWithin: .seconds(300)) > 0,
+                "not through yesterday")
+            #expect(try await store.refreshHistory(through: yesterday) > 0, "no period: always")
         }
     }
 

@@ -38,7 +38,7 @@ public struct FloorStaffing: Sendable {
     /// source or when the forecast cannot be read.
     public func offeredLoad(at now: (date: CivilDate, slot: DaySlot)? = nil) async -> [String: Double] {
         guard let source else { return [:] }
-        let now = now ?? StaffingRoutes.now(in: timeZone)
+        let now = now ?? StaffingRoutes.now(in: timeZone, at: Date())
         return (try? await source.offeredLoad(on: now.date, slot: now.slot)) ?? [:]
     }
 

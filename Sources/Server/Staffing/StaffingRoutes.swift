@@ -19,6 +19,8 @@ public struct StaffingRoutes: RouteProvider {
     let timeZone: TimeZone
     let floor: FloorStaffing?
     let intraday: (any IntradaySource)?
+    /// The clock of "now": today, the slot of "needed now" and the intraday instant.
+    let clock: @Sendable () -> Date
 
     /// Creates the routes.
     /// - Parameters:
@@ -27,10 +29,12 @@ public struct StaffingRoutes: RouteProvider {
     ///   - timeZone: The business time zone, for "today".
     ///   - floor: The live floor's staffed figures; `nil` where no floor runs.
     ///   - intraday: The reforecast behind `GET /v1/staffing/intraday`; `nil`: not served.
+    ///   - clock: Now (the wall clock; a demo or a test passes the instant it stands at).
     public init(
         source: any StaffingSource, tokens: AccessTokens, timeZone: TimeZone, floor: FloorStaffing? = nil,
-        intraday: (any IntradaySource)? = nil
+        intraday: (any IntradaySource)? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.clock = clock
         self.source = source
         self.tokens = tokens
         self.timeZone = timeZone
@@ -40,8 +44,8 @@ public struct StaffingRoutes: RouteProvider {
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
         let group = router.group("/v1/staffing").add(middleware: FloorTokenMiddleware(tokens: tokens))
-        group.get { [source, timeZone, floor] request, _ -> Response in
-            let now = Self.now(in: timeZone)
+        group.get { [source, timeZone, floor, clock] request, _ -> Response in
+            let now = Self.now(in: timeZone, at: clock())
             let result: (plan: StaffingPlan, queueNames: [String: String])
             let planRequest: StaffingPlanRequest
             do {
@@ -69,11 +73,11 @@ public struct StaffingRoutes: RouteProvider {
         if let floor {
             live = { @Sendable loads in await floor.live(loads: loads) }
         }
-        group.get("intraday") { [live] request, _ -> Response in
+        group.get("intraday") { [live, clock] request, _ -> Response in
             let outlook: IntradayOutlook
             do {
                 let asked = try Self.intradayRequest(request.uri.queryParameters)
-                outlook = try await intraday.outlook(asked, now: Date().timeIntervalSince1970, live: live)
+                outlook = try await intraday.outlook(asked, now: clock().timeIntervalSince1970, live: live)
             } catch let refusal as IntradayRequestError {
                 throw APIError.badRequest(refusal.message(naming: Self.intradayParameter))
             } catch let refusal as StaffingRequestError {
@@ -111,7 +115,7 @@ public struct StaffingRoutes: RouteProvider {
 
     /// Today's date and the 15-minute slot of now, in `timeZone` (the response's `now_date` and
     /// `now_slot`, so the console picks the slot of "needed now" by the server's clock).
-    static func now(in timeZone: TimeZone, at instant: Date = Date()) -> (date: CivilDate, slot: DaySlot) {
+    static func now(in timeZone: TimeZone, at instant: Date) -> (date: CivilDate, slot: DaySlot) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)

@@ -114,10 +114,11 @@ struct StaffedNowAgreementTests {
         for withFloor in [true, false] {
             let routes = StaffingRoutes(
                 source: StaffingRoutesTests.FixedSource(), tokens: AccessTokens(["s3cret"]), timeZone: tokyo,
-                floor: withFloor ? FloorStaffing(floor: { view }, source: Loads(), timeZone: tokyo) : nil)
+                floor: withFloor ? FloorStaffing(floor: { view }, source: Loads(), timeZone: tokyo) : nil,
+                clock: { Date(timeIntervalSince1970: 1_795_000_000) })  // 2026-11-18, 16:06 in Japan
             let app = Application(router: buildRouter(dependencies: ServerDependencies(routeProviders: [routes])))
             try await app.test(.router) { client in
-                // A date that is not today: the loads come from the source's current slot.
+                // A date that is not the routes' today: the loads come from the source's current slot.
                 try await client.execute(uri: "/v1/staffing?from=2026-12-30&token=s3cret", method: .get) { response in
                     #expect(response.status == .ok)
                     let json = try #require(
