@@ -24,6 +24,54 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# What still runs, and what holds the output pipes of `swift test` (pid $1): `swift test` waits
+# for the end of its test binary's output, so a process that inherited it keeps the run open.
+diagnose_hang() {
+    local pid=$1 child inode holder fd
+    ps -eo pid,ppid,pgid,stat,wchan:24,etime,args --forest | cut -c1-220 >&2
+    for child in $(pgrep -P "$pid"); do
+        echo "test binary $child: state $(cut -d' ' -f3 "/proc/$child/stat" 2>/dev/null)" >&2
+        for fd in /proc/"$child"/task/*; do
+            echo "  thread ${fd##*/}: $(cat "$fd/wchan" 2>/dev/null) $(cut -d' ' -f3 "$fd/stat" 2>/dev/null)" >&2
+        done
+    done
+    for inode in $(for fd in /proc/"$pid"/fd/*; do readlink "$fd"; done 2>/dev/null | grep '^pipe:' | sort -u); do
+        for holder in /proc/[0-9]*; do
+            [ "${holder#/proc/}" = "$pid" ] && continue
+            for fd in "$holder"/fd/*; do
+                [ "$(readlink "$fd" 2>/dev/null)" = "$inode" ] || continue
+                echo "$inode of swift test held by ${holder#/proc/}: $(tr '\0' ' ' <"$holder/cmdline" 2>/dev/null | cut -c1-200)" >&2
+                break
+            done
+        done
+    done
+}
+
+# `swift test --skip-build "$@"`, its output line-buffered (stdbuf reaches the test binary and its
+# children: a run that stops making progress shows its last lines and StepWatchdog's reports as
+# they are written), Swift Testing's events recorded in .artifacts/tests/. A run that has ended
+# (the events say so) and whose `swift test` has not exited 120 s later is diagnosed and stopped.
+run_swift_tests() {
+    mkdir -p .artifacts/tests
+    local events
+    events="$PWD/.artifacts/tests/events-$(date +%s%N).jsonl"
+    stdbuf -oL -eL swift test --skip-build --event-stream-output-path "$events" --event-stream-version 0 "$@" &
+    local pid=$! ended=""
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ -z "$ended" ] && grep -q '"runEnded"' "$events" 2>/dev/null; then ended=$(date +%s); fi
+        if [ -n "$ended" ] && [ $(( $(date +%s) - ended )) -gt 120 ]; then
+            log "swift test has not exited 120 s after its run ended ($events): what still runs"
+            diagnose_hang "$pid"
+            pkill -KILL -P "$pid" 2>/dev/null || true
+            kill -KILL "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+            return 1
+        fi
+        sleep 1
+    done
+    wait "$pid"
+}
+
 log "starting PostgreSQL on 127.0.0.1:$port (data in $workdir/pg)"
 start_postgres "$workdir/pg" "$port" fast
 create_database "$port" switchboard_test
@@ -51,14 +99,12 @@ export SWITCHBOARD_BENCH_BINARY="$(swift build --show-bin-path)/switchboard-benc
 # beside 400 tests in parallel on two cores their server's event loop and probing threads wait
 # for a core for seconds, and a close due after 1 s is seen after 5.
 timed='HTTPLimitsTests|FloorStreamTests'
-# Line-buffered output (stdbuf reaches the test binary and its children): a run that stops making
-# progress shows its last lines, and StepWatchdog's reports, as they are written.
 if [ $# -eq 0 ]; then
-    stdbuf -oL -eL swift test --skip-build --skip "$timed"
+    run_swift_tests --skip "$timed"
     log "running the suites that time the HTTP server's limits"
-    stdbuf -oL -eL swift test --skip-build --filter "$timed"
+    run_swift_tests --filter "$timed"
 else
-    stdbuf -oL -eL swift test --skip-build "$@"
+    run_swift_tests "$@"
 fi
 
 log "the MCP endpoint through the official MCP Python SDK (scripts/mcp-test.sh)"

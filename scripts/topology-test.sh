@@ -141,7 +141,10 @@ defaults
     option httplog
     timeout connect 1s
     timeout check 2s
-    timeout client 30s
+    # Longer than the load phase: the load tool keeps its connections open and idle between
+    # bursts, and HAProxy closing one at its client timeout (408) races the call written on it.
+    timeout client 2m
+    timeout http-keep-alive 2m
     timeout server 30s
     option http-server-close
 frontend hook

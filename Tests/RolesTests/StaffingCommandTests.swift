@@ -51,20 +51,20 @@ struct StaffingCommandTests {
 
     @Test("--from and --to take today and tomorrow in the console's time zone (a CronJob's dates)")
     func relativeDates() async throws {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = try #require(TimeZone(identifier: "Asia/Tokyo"))
-        func day(_ offset: Int) -> String {
-            let parts = calendar.dateComponents(
-                [.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: Date())!)
-            return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-        }
-        let (today, tomorrow) = (day(0), day(1))
+        // The dates are the wall clock's (the CronJob's today), so the test reads no clock: it
+        // holds the two dates the refusal names to each other, tomorrow being today's next day.
         let (status, output) = try await Self.run("staffing plan --from tomorrow --to today --service-level 80/20")
         #expect(status != 0)
-        // A run across midnight in Tokyo sees the next pair of dates.
-        #expect(
-            output.contains("--from \(tomorrow) is after --to \(today)")
-                || output.contains("--from \(day(2)) is after --to \(tomorrow)"), "\(output)")
+        let words = output.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        // "--from D1 is after --to D2"
+        let after = try #require(
+            words.indices.first { $0 >= 2 && $0 + 2 < words.count && words[$0 - 1] == "is" && words[$0] == "after" },
+            "\(output)")
+        let (from, to) = (words[after - 2], words[after + 2])
+        let tomorrow = try #require(CivilDate(parsing: from), "\(output)")
+        let today = try #require(CivilDate(parsing: to), "\(output)")
+        #expect(tomorrow == today.adding(days: 1), "\(output)")
+        #expect(output.contains("--from \(from) is after --to \(to)"), "\(output)")
     }
 }
 

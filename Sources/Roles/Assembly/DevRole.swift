@@ -78,6 +78,7 @@ public enum DevRole {
         let http = context.http(
             readiness: [
                 DatabaseReadinessCheck(client: postgres),
+                SchemaReadinessCheck(gate: schema),
                 KafkaReadinessCheck(producer: producer, topics: settings.topics),
                 ingest.readinessCheck,
                 hook.readinessCheck,

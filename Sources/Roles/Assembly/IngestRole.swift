@@ -28,7 +28,9 @@ public enum IngestRole {
             settings: settings, bootstrap: settings.kafkaBootstrap, client: postgres, database: database,
             schema: schema,
             logger: logger)
-        let http = context.http(readiness: [DatabaseReadinessCheck(client: postgres), ingest.readinessCheck])
+        let http = context.http(readiness: [
+            DatabaseReadinessCheck(client: postgres), SchemaReadinessCheck(gate: schema), ingest.readinessCheck,
+        ])
         // flows/ gives the analysts' store business days: written at start, rewritten when it
         // changes (when the worker has no flows/, they stay as the last writer left them).
         let flows = FlowStore(directory: settings.flowsDirectory, logger: Logger(label: "switchboard.flows"))

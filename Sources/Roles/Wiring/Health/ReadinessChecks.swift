@@ -22,6 +22,19 @@ public struct DatabaseReadinessCheck: ReadinessCheck {
     }
 }
 
+/// Ready once the migration service has found the schema ready (migrated, or verified current):
+/// before that, what writes or reads the tables would find none.
+public struct SchemaReadinessCheck: ReadinessCheck {
+    let gate: StartupGate
+    public let name = "schema"
+
+    public init(gate: StartupGate) { self.gate = gate }
+
+    public func check() async -> ReadinessStatus {
+        gate.isOpen ? .ok("migrations applied") : .failing("the migrations are not yet applied or verified")
+    }
+}
+
 /// Ready when the Kafka cluster answers a metadata request and has the expected topics.
 public struct KafkaReadinessCheck: ReadinessCheck {
     let producer: KafkaProducer
