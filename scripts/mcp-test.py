@@ -95,10 +95,12 @@ def token(kind="rsa", audience=AUDIENCE, issuer=ISSUER, expires_in=600, claims=N
     if audience is not None:
         payload["aud"] = audience
     payload.update(claims or {})
+    # An access token says so (RFC 9068): an ID token of the same issuer, typ JWT, is refused.
+    typ = "JWT" if kind == "id" else "at+jwt"
     if kind == "ec":
-        return jwt.encode(payload, EC_KEY, algorithm="ES256", headers={"kid": "ec-1"})
+        return jwt.encode(payload, EC_KEY, algorithm="ES256", headers={"kid": "ec-1", "typ": typ})
     key = FORGED_KEY if kind == "forged" else RSA_KEY
-    return jwt.encode(payload, key, algorithm="RS256", headers={"kid": "rsa-1"})
+    return jwt.encode(payload, key, algorithm="RS256", headers={"kid": "rsa-1", "typ": typ})
 
 
 def http(method, url, body=None, headers=None):
@@ -157,6 +159,7 @@ def transport_checks(base):
         ("wrong-audience JWT", token(audience="someone-else")),
         ("wrong-issuer JWT", token(issuer="https://elsewhere.test")),
         ("forged JWT", token(kind="forged")),
+        ("ID token (typ JWT, no token_use, no scope)", token(kind="id")),
         ("not a JWT", "a.b.c"),
     ]:
         status, headers, body = http("POST", url, init, {"Authorization": f"Bearer {bad}"})

@@ -36,10 +36,10 @@ struct StaffingErlangCommand: ParsableCommand {
     @Option(help: "Callers' mean patience, seconds: Erlang A (callers hang up) instead of Erlang C.")
     var patience: Double?
 
-    @Option(help: "The highest occupancy allowed, (0, 1], e.g. 0.85.")
+    @Option(help: "The highest occupancy allowed, [0.5, 1], e.g. 0.85.")
     var maxOccupancy: Double?
 
-    @Option(help: "Share of paid time off the queue, [0, 1): scheduled = N / (1 - shrinkage).")
+    @Option(help: "Share of paid time off the queue, [0, 0.9]: scheduled = N / (1 - shrinkage).")
     var shrinkage: Double = 0
 
     @Flag(help: "Print one JSON object.")

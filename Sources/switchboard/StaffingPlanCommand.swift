@@ -46,10 +46,10 @@ struct StaffingPlanCommand: AsyncParsableCommand {
     @Option(help: "erlang-a (callers hang up, patience from the history) or erlang-c.")
     var model: String = StaffingPlan.ModelChoice.erlangA.rawValue
 
-    @Option(help: "The highest occupancy allowed, (0, 1].")
+    @Option(help: "The highest occupancy allowed, [0.5, 1].")
     var maxOccupancy: String?
 
-    @Option(help: "Share of paid time off the queue, [0, 1): scheduled = N / (1 - shrinkage).")
+    @Option(help: "Share of paid time off the queue, [0, 0.9]: scheduled = N / (1 - shrinkage).")
     var shrinkage: String = "0"
 
     @Option(help: "table (readable) or csv.")

@@ -93,7 +93,7 @@ struct StaffingPlanRequestTests {
         let shrinkage = StaffingRequestError(.shrinkage, .invalid(.shrinkageOutOfRange(1.5)))
         #expect(
             shrinkage.message(naming: { "--" + $0.rawValue })
-                == "shrinkage 1.5 is outside [0, 1): 0.3 means 30 % of paid time off the queue (--shrinkage)")
+                == "shrinkage 1.5 is outside [0, 0.9]: 0.3 means 30 % of paid time off the queue (--shrinkage)")
         let queue = StaffingRequestError(.queue, .unknownQueue("sushi", known: ["Delivery", "Reservations"]))
         #expect(
             queue.message(naming: \.rawValue) == "unknown queue sushi: queues with history are Delivery, Reservations")

@@ -198,13 +198,24 @@ struct PrivilegeAuditTests {
                     #expect(await Self.fails(connection, "INSERT INTO schema_migration VALUES (999, 'x', now(), 'x')"))
                     // What it is for: the ingest's partitions through the SECURITY DEFINER function.
                     let ensured = try await connection.query(
-                        "SELECT raw_partitions_ensure(ARRAY['2020-01-15'::timestamptz], 0)", logger: TestDatabase.logger
+                        "SELECT raw_partitions_ensure(ARRAY[now() - interval '5 years'], 0)",
+                        logger: TestDatabase.logger
                     ).collect().first?.decode(Int.self)
                     #expect((ensured ?? 0) > 0)
                     // Months ahead are bounded: a writer asking for 1,000 gets a year's.
                     _ = try await connection.query(
                         "SELECT raw_partitions_ensure('{}', 1000)", logger: TestDatabase.logger
                     ).collect()
+                    // And so are the months it names: 200 years of them before the 10 years back,
+                    // and 200 after the year ahead, create none.
+                    let named = try await connection.query(
+                        """
+                        SELECT raw_partitions_ensure(
+                            ARRAY(SELECT generate_series(timestamptz '1700-01-01', '1899-12-01', interval '1 month'))
+                            || ARRAY(SELECT generate_series(timestamptz '2100-01-01', '2299-12-01', interval '1 month')), 0)
+                        """, logger: TestDatabase.logger
+                    ).collect().first?.decode(Int.self)
+                    #expect(named == 0, "no partition 10 years back or a year ahead: \(String(describing: named))")
                 }
             }
             let months = try await owner.query(

@@ -30,6 +30,7 @@ base + components/receive), kafka-topics.yaml (deploy/kubernetes/kafka-topics). 
 Prints each check's summary; exits 1 with the list of problems.
 """
 
+import json
 import os
 import re
 import sys
@@ -339,6 +340,29 @@ class Checker:
                 if not [n for n in alarmed(metric.group(1), f)
                         if dict(alarms)[n].get("Namespace") == namespace.group(1)]:
                     self.problem("cloudformation", W, f"no alarm on {namespace.group(1)} {metric.group(1)} of {f} (the forwarder's fallbacks)")
+        # A role a service assumes on the stack's behalf names who may make it (the confused
+        # deputy): the source's ARN, its account or an external id. Lambda's execution role is
+        # assumed by the function itself.
+        for n, r in resources.items():
+            if r.get("Type") != "AWS::IAM::Role":
+                continue
+            trust = ((r.get("Properties") or {}).get("AssumeRolePolicyDocument") or {}).get("Statement") or []
+            for statement in trust:
+                services = (statement.get("Principal") or {}).get("Service") or []
+                services = [services] if isinstance(services, str) else services
+                keys = {k for c in (statement.get("Condition") or {}).values() if isinstance(c, dict) for k in c}
+                for service in services:
+                    if service != "lambda.amazonaws.com" and not keys & {"aws:SourceArn", "aws:SourceAccount", "sts:ExternalId"}:
+                        self.problem("cloudformation", W, f"{n}: {service} may assume it for anyone: condition its trust on aws:SourceArn (or aws:SourceAccount, sts:ExternalId)")
+        # Every function's log group is declared, with a retention: the one Lambda creates keeps
+        # its lines (with contact ids) forever.
+        groups = [(r.get("Properties") or {}) for r in resources.values() if r.get("Type") == "AWS::Logs::LogGroup"]
+        for f in functions:
+            named = [g for g in groups if f"${{{f}}}" in json.dumps(g.get("LogGroupName"))]
+            if not named:
+                self.problem("cloudformation", W, f"{f}: no AWS::Logs::LogGroup /aws/lambda/${{{f}}}: Lambda's own keeps its logs forever")
+            elif not all(g.get("RetentionInDays") for g in named):
+                self.problem("cloudformation", W, f"{f}: its log group has no RetentionInDays")
         for n, r in resources.items():
             if r.get("Type") != "AWS::S3::Bucket":
                 continue
@@ -349,7 +373,8 @@ class Checker:
                 if days is not None and int(days) < 14:
                     self.problem("cloudformation", W, f"{n}: failed deliveries expire after {days} days; keep them longer than a human response time (>= 14)")
         self.say(f"cloudformation: {len(alarms)} alarms: Success and DataFreshness of {streams}, iterator age, "
-                 f"forwarder fallbacks ({namespace and namespace.group(1)} {metric and metric.group(1)}); retry 7,200 s; failed-only S3 backup kept >= 14 days")
+                 f"forwarder fallbacks ({namespace and namespace.group(1)} {metric and metric.group(1)}); retry 7,200 s; failed-only S3 backup kept >= 14 days; "
+                 f"service roles conditioned on their source; {len(functions)} function log group(s) with a retention")
 
     # ------------------------------------------------------------------ the deployment steps
     def readme(self):

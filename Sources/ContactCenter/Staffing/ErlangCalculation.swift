@@ -13,7 +13,7 @@ public struct ErlangCalculation: Sendable, Equatable {
     public var fractionalAgents: Double?
     /// Whether the agents were given (evaluated) rather than found.
     public var evaluated: Bool
-    /// Shrinkage, [0, 1).
+    /// Shrinkage, [0, 0.9].
     public var shrinkage: Double
     /// ⌈N / (1 − shrinkage)⌉.
     public var scheduledAgents: Int

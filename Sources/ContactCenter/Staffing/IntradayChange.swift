@@ -20,8 +20,22 @@ public struct IntradayChange: Sendable, Equatable, CustomStringConvertible {
     /// Minutes after the business date's midnight: the window's start and end.
     public var window: Range<Int>
 
-    /// The most agents one change may name.
+    /// The most agents one change may name, and all of a request's changes together in a slot.
     public static let maximumAgents = 1_000
+    /// The most changes one request may make: each one is scored over every slot of the day.
+    public static let maximumChanges = 16
+
+    /// The slot start (minutes after the business date's midnight) whose changes together name
+    /// the most agents, and that sum; nil without changes.
+    public static func busiestSlot(_ changes: [IntradayChange]) -> (minute: Int, agents: Int)? {
+        guard let end = changes.map(\.window.upperBound).max() else { return nil }
+        var busiest: (minute: Int, agents: Int)?
+        for minute in stride(from: 0, to: end, by: DaySlot.minutes) {
+            let agents = changes.reduce(0) { $0 + ($1.window.contains(minute) ? $1.agents : 0) }
+            if agents > busiest?.agents ?? -1 { busiest = (minute, agents) }
+        }
+        return busiest
+    }
 
     public init(kind: Kind, agents: Int, window: Range<Int>) {
         self.kind = kind

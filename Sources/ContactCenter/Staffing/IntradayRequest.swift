@@ -147,6 +147,18 @@ extension IntradayRequest {
                 throw IntradayRequestError(.moveAgents, error.description)
             }
         }
+        guard changes.count <= IntradayChange.maximumChanges else {
+            throw IntradayRequestError(
+                move.isEmpty ? .addAgents : .moveAgents,
+                "at most \(IntradayChange.maximumChanges) what-if changes at once, add_agents and move_agents together (got \(changes.count))"
+            )
+        }
+        if let (slot, agents) = IntradayChange.busiestSlot(changes), agents > IntradayChange.maximumAgents {
+            throw IntradayRequestError(
+                move.isEmpty ? .addAgents : .moveAgents,
+                "the changes together name \(agents) agents in the slot at \(IntradayChange.clock(slot)): at most \(IntradayChange.maximumAgents) in any slot"
+            )
+        }
         self.init(
             date: day, instant: instant, clockMinute: clock, queue: queue, model: choice, target: target,
             changes: changes)

@@ -7,8 +7,12 @@ import Primitives
 /// caller received (``init(from:to:queue:model:serviceLevel:maximumOccupancy:shrinkage:)``);
 /// either way every check happens here, once.
 public struct StaffingPlanRequest: Sendable, Equatable {
-    /// The longest range a plan may cover, days.
+    /// The longest range a plan may cover, days (the command line's; an HTTP request's is
+    /// ``maximumDaysPerHTTPRequest``).
     public static let maximumDays = 400
+    /// The longest range one HTTP request may ask for: a month, about a second of one core for
+    /// twenty queues.
+    public static let maximumDaysPerHTTPRequest = 31
 
     /// The business dates to plan.
     public let dates: ClosedRange<CivilDate>
@@ -18,7 +22,7 @@ public struct StaffingPlanRequest: Sendable, Equatable {
     public let model: StaffingPlan.ModelChoice
     /// The service level (and optional occupancy cap) every slot is staffed for.
     public let target: ServiceTarget
-    /// Share of paid time off the queue, [0, 1).
+    /// Share of paid time off the queue, [0, 0.9].
     public let shrinkage: Double
 
     /// A request of typed values.
@@ -47,17 +51,18 @@ public struct StaffingPlanRequest: Sendable, Equatable {
     ///   - queue: One queue (its id or name), or nil.
     ///   - model: `erlang-a` (nil) or `erlang-c`.
     ///   - serviceLevel: `P/X`, e.g. `80/20`.
-    ///   - maximumOccupancy: (0, 1], or nil.
-    ///   - shrinkage: [0, 1), nil: 0.
+    ///   - maximumOccupancy: [0.5, 1], or nil.
+    ///   - shrinkage: [0, 0.9], nil: 0.
+    ///   - maximumDays: The longest range this caller may ask for, at most ``maximumDays``.
     /// - Throws: `StaffingRequestError` naming the first field at fault.
     public init(
         from: String, to: String?, queue: String?, model: String?, serviceLevel: String, maximumOccupancy: String?,
-        shrinkage: String?
+        shrinkage: String?, maximumDays: Int = Self.maximumDays
     ) throws(StaffingRequestError) {
         let first = try Self.date(from, .from)
         let last = try to.map { text throws(StaffingRequestError) in try Self.date(text, .to) } ?? first
         guard first <= last else { throw StaffingRequestError(.from, .startsAfterEnd(first, last)) }
-        try Self.check(first...last)
+        try Self.check(first...last, maximum: min(maximumDays, Self.maximumDays))
         let modelName = model ?? StaffingPlan.ModelChoice.erlangA.rawValue
         guard let choice = StaffingPlan.ModelChoice(rawValue: modelName) else {
             throw StaffingRequestError(.model, .unknownModel(modelName))
@@ -79,12 +84,12 @@ public struct StaffingPlanRequest: Sendable, Equatable {
         )
     }
 
-    /// Refuses a range of more than ``maximumDays``.
-    static func check(_ dates: ClosedRange<CivilDate>) throws(StaffingRequestError) {
+    /// Refuses a range of more than `maximum` days.
+    static func check(_ dates: ClosedRange<CivilDate>, maximum: Int = maximumDays) throws(StaffingRequestError) {
         let days = dates.upperBound.dayNumber - dates.lowerBound.dayNumber + 1
-        guard days <= maximumDays else {
+        guard days <= maximum else {
             throw StaffingRequestError(
-                .to, .rangeTooLong(dates.lowerBound, dates.upperBound, days: days, maximum: maximumDays))
+                .to, .rangeTooLong(dates.lowerBound, dates.upperBound, days: days, maximum: maximum))
         }
     }
 

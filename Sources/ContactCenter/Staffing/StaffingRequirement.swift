@@ -12,8 +12,14 @@ public struct StaffingRequirement: Sendable, Equatable {
     /// The figures with `agents` on the queue.
     public var performance: QueuePerformance
 
+    /// The most agents the search tries on one queue in one interval. Each try costs an Erlang
+    /// formula over that many agents, so this bounds the work of a requirement (about 30 tries).
+    public static let maximumAgents = 10_000
+
     /// The requirement for a load under a model and target.
-    /// - Throws: `StaffingError.patienceNotPositive` for an Erlang A patience ≤ 0.
+    /// - Throws: `StaffingError.patienceNotPositive` for an Erlang A patience ≤ 0,
+    ///   `.loadBeyondSearch` for a load over ``maximumAgents`` Erlangs, `.targetUnreachable` when
+    ///   ``maximumAgents`` do not meet the target.
     public init(load: TrafficLoad, model: StaffingModel, target: ServiceTarget) throws(StaffingError) {
         let a = load.offeredLoad
         let aht = load.averageHandleTimeSeconds
@@ -22,6 +28,7 @@ public struct StaffingRequirement: Sendable, Equatable {
             self.init(agents: 0, fractionalAgents: 0, performance: evaluate(0))
             return
         }
+        guard a < Double(Self.maximumAgents) else { throw .loadBeyondSearch(a, maximumAgents: Self.maximumAgents) }
         func meets(_ p: QueuePerformance) -> Bool {
             guard p.serviceLevel >= target.serviceLevel else { return false }
             if let asa = target.averageSpeedOfAnswerSeconds {
@@ -35,8 +42,9 @@ public struct StaffingRequirement: Sendable, Equatable {
         var high = max(1, Int(a.rounded(.up)))
         var best = evaluate(high)
         while !meets(best) {
+            guard high < Self.maximumAgents else { throw .targetUnreachable(maximumAgents: Self.maximumAgents) }
             low = high
-            high *= 2
+            high = min(high * 2, Self.maximumAgents)
             best = evaluate(high)
         }
         while high - low > 1 {
@@ -63,11 +71,13 @@ public struct StaffingRequirement: Sendable, Equatable {
     }
 
     /// The figures of a given number of agents under a model.
-    /// - Throws: `StaffingError` for a negative agent count or an Erlang A patience ≤ 0.
+    /// - Throws: `StaffingError` for an agent count outside 0...``maximumAgents`` or an Erlang A
+    ///   patience ≤ 0.
     public static func performance(
         load: TrafficLoad, model: StaffingModel, agents: Int, thresholdSeconds: Double
     ) throws(StaffingError) -> QueuePerformance {
         guard agents >= 0 else { throw .agentsNegative(agents) }
+        guard agents <= maximumAgents else { throw .agentsOutOfRange(Double(agents)) }
         guard thresholdSeconds.isFinite, thresholdSeconds > 0 else { throw .thresholdNotPositive(thresholdSeconds) }
         let target = try ServiceTarget(serviceLevel: 0.5, thresholdSeconds: thresholdSeconds)
         let evaluate = try evaluator(

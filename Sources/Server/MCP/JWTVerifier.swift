@@ -6,9 +6,14 @@ import Primitives
 /// signature by a key of the issuer's JWKS (``JWKSCache``), then the issuer, the audience, the
 /// expiry, not-before, the token type and the scopes.
 ///
-/// The audience is the token's `aud` (a string or an array); an access token without `aud`
-/// (Amazon Cognito's) matches by its `client_id` instead. An ID token is refused: its `typ`,
-/// when present, must be `at+jwt` (or `JWT`), and Cognito's `token_use`, when present, `access`.
+/// The audience is the token's `aud`: one value (a string, taken whole) or an array; an access
+/// token without `aud` (Amazon Cognito's) matches by its `client_id` instead.
+///
+/// Only an access token passes, never an ID token of the same issuer (whose `aud` may well be
+/// this server's client): it must say it is one, by its header's `typ` `at+jwt` (RFC 9068),
+/// Cognito's `token_use` `access`, Keycloak's `typ` claim `Bearer`, or by holding every scope of
+/// `SWITCHBOARD_MCP_OAUTH_SCOPES` (an ID token carries none). A `typ` of another kind than a JWT's
+/// is refused outright, and so is a `token_use` other than `access`.
 struct JWTVerifier: Sendable {
     /// Why a token is refused; the reason goes to the client in the 401's body.
     enum Failure: Error, Hashable, Sendable {
@@ -33,7 +38,8 @@ struct JWTVerifier: Sendable {
             case .badSignature: "the token's signature does not verify"
             case .wrongIssuer: "the token was issued by another issuer"
             case .wrongAudience: "the token is not meant for this server (audience)"
-            case .notAnAccessToken: "the token is not an access token (token_use)"
+            case .notAnAccessToken:
+                "the token is not an access token: it has no typ at+jwt, no token_use access, and holds no scope the server requires"
             case .missingScope(let scope): "the token lacks the scope \(scope)"
             case .expired: "the token has expired"
             case .notYetValid: "the token is not valid yet"
@@ -57,6 +63,8 @@ struct JWTVerifier: Sendable {
         var nbf: Double?
         var client_id: String?
         var token_use: String?
+        /// Keycloak's token kind (`Bearer` for an access token, `ID` for an ID token).
+        var typ: String?
         /// RFC 9068's space-separated scopes.
         var scope: String?
         /// The array (or string) of scopes some issuers write instead (Okta, Entra ID).
@@ -68,7 +76,13 @@ struct JWTVerifier: Sendable {
 
         /// The scopes granted, from `scope` and `scp`.
         var scopes: Set<String> {
-            Set((scope ?? "").split(separator: " ").map(String.init) + (scp?.values ?? []))
+            let scp: [String] =
+                switch self.scp {
+                case .one(let text): text.split(separator: " ").map(String.init)
+                case .many(let values): values
+                case nil: []
+                }
+            return Set((scope ?? "").split(separator: " ").map(String.init) + scp)
         }
     }
 
@@ -94,16 +108,20 @@ struct JWTVerifier: Sendable {
             }
         }
 
+        /// The values: a string is one value, whole.
         var values: [String] {
             switch self {
-            case .one(let value): value.split(separator: " ").map(String.init)
+            case .one(let value): [value]
             case .many(let values): values
             }
         }
     }
 
-    /// The `typ` values of an access token (RFC 9068 §2.1; plain `JWT` as many issuers write).
-    static let accessTokenTypes: Set<String> = ["at+jwt", "application/at+jwt", "jwt"]
+    /// The header `typ` values a token may have: a JWT's (RFC 7519 §5.1, as many issuers write
+    /// it on every token) or an access token's (RFC 9068 §2.1).
+    static let acceptedTypes: Set<String> = ["at+jwt", "application/at+jwt", "jwt"]
+    /// The header `typ` values that say a token is an access token (RFC 9068 §2.1).
+    static let accessTokenTypes: Set<String> = ["at+jwt", "application/at+jwt"]
 
     let issuer: String
     let audiences: [String]
@@ -136,7 +154,7 @@ struct JWTVerifier: Sendable {
             let header = try? JSONCoding.decoder.decode(Header.self, from: headerData)
         else { throw .malformed }
         guard header.alg == "RS256" || header.alg == "ES256" else { throw .unsupportedAlgorithm(header.alg) }
-        if let typ = header.typ, !Self.accessTokenTypes.contains(typ.lowercased()) { throw .unsupportedType(typ) }
+        if let typ = header.typ, !Self.acceptedTypes.contains(typ.lowercased()) { throw .unsupportedType(typ) }
         // Each key verifies the one algorithm of its type: a header may not choose another.
         guard let (collection, algorithm) = await keys.key(id: header.kid), algorithm == header.alg else {
             throw .unknownKey(header.kid)
@@ -160,6 +178,10 @@ struct JWTVerifier: Sendable {
         if let nbf = claims.nbf, seconds + leewaySeconds < nbf { throw .notYetValid }
         let granted = claims.scopes
         if let missing = requiredScopes.first(where: { !granted.contains($0) }) { throw .missingScope(missing) }
+        let saysAccess =
+            header.typ.map { Self.accessTokenTypes.contains($0.lowercased()) } == true
+            || claims.token_use == "access" || claims.typ?.lowercased() == "bearer"
+        guard saysAccess || !requiredScopes.isEmpty else { throw .notAnAccessToken }
         return claims
     }
 

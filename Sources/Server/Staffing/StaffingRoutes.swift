@@ -53,6 +53,8 @@ public struct StaffingRoutes: RouteProvider {
                 result = try await source.staffing(planRequest)
             } catch let refusal as StaffingRequestError {
                 throw APIError.badRequest(refusal.message(naming: Self.parameter))
+            } catch let refusal as StaffingError {
+                throw APIError.badRequest("the plan asked for cannot be staffed: \(refusal)")
             }
             // A plan of today for every queue holds the loads already; otherwise they are read.
             let loads =
@@ -84,6 +86,8 @@ public struct StaffingRoutes: RouteProvider {
                 throw APIError.badRequest(refusal.message(naming: Self.parameter))
             } catch let refusal as IntradayChangeError {
                 throw APIError.badRequest(refusal.description)
+            } catch let refusal as StaffingError {
+                throw APIError.badRequest("the outlook asked for cannot be staffed: \(refusal)")
             }
             return Response(
                 status: .ok,
@@ -133,7 +137,8 @@ public struct StaffingRoutes: RouteProvider {
         return try StaffingPlanRequest(
             from: from, to: parameters.get("to") ?? from, queue: parameters.get("queue"),
             model: parameters.get("model"), serviceLevel: parameters.get("service_level") ?? "80/20",
-            maximumOccupancy: parameters.get("max_occupancy"), shrinkage: parameters.get("shrinkage"))
+            maximumOccupancy: parameters.get("max_occupancy"), shrinkage: parameters.get("shrinkage"),
+            maximumDays: StaffingPlanRequest.maximumDaysPerHTTPRequest)
     }
 
     /// A request field as the query string names it.

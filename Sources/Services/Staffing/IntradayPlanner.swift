@@ -132,6 +132,7 @@ public struct IntradayPlanner: Sendable {
         var queues: [IntradayReforecast] = []
         let listed = Set(plans.keys).union(actuals.keys).union(day.names.keys)
         for queue in listed.sorted() where queueId == nil || queue == queueId {
+            try Task.checkCancellation()
             if names[queue] == nil { names[queue] = queue }
             let plan = plans[queue] ?? [:]
             var changes: [DaySlot: Double] = [:]

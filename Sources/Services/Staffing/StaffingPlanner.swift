@@ -170,6 +170,8 @@ public struct StaffingPlanner: Sendable {
         ) { write in
             var plan = try StaffingPlan(model: request.model, target: request.target, shrinkage: request.shrinkage)
             for queue in queues.keys.sorted() {
+                // A request whose caller has gone stops between queues.
+                try Task.checkCancellation()
                 try await write(try plan.staff(prepared.forecast(only: queue), queues: queues))
             }
             return plan

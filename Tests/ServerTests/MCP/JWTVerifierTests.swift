@@ -49,7 +49,7 @@ struct JWTVerifierTests {
         return try JSONValue.encoder.encode(document)
     }
 
-    static func token(alg: String = "ES256", kid: String = "ec-1", typ: String? = nil, claims: JSONValue) throws
+    static func token(alg: String = "ES256", kid: String = "ec-1", typ: String? = "at+jwt", claims: JSONValue) throws
         -> String
     {
         var members: [String: JSONValue] = ["alg": .string(alg), "kid": .string(kid)]
@@ -132,18 +132,37 @@ struct JWTVerifierTests {
         #expect(try await Self.failure(Self.token(kid: "ec-enc", claims: Self.claims())) == .unknownKey("ec-enc"))
     }
 
-    @Test("an ID token is refused: typ must be at+jwt or JWT, Cognito's token_use access")
+    @Test("only an access token: typ at+jwt, token_use access, Keycloak's Bearer or the required scopes")
     func idTokens() async throws {
         #expect(try await Self.failure(Self.token(typ: "at+jwt", claims: Self.claims())) == nil)
         #expect(try await Self.failure(Self.token(typ: "application/at+jwt", claims: Self.claims())) == nil)
-        #expect(try await Self.failure(Self.token(typ: "JWT", claims: Self.claims())) == nil)
         #expect(
             try await Self.failure(Self.token(typ: "id+jwt", claims: Self.claims())) == .unsupportedType("id+jwt"))
         #expect(try await Self.failure(Self.token(typ: "JOSE", claims: Self.claims())) == .unsupportedType("JOSE"))
-        // Cognito's ID token: aud is the app client, token_use id.
+        // An OIDC ID token for this server's client: typ JWT (or none), aud the client, nothing
+        // saying "access". It passed when typ JWT was enough.
+        #expect(try await Self.failure(Self.token(typ: "JWT", claims: Self.claims())) == .notAnAccessToken)
+        #expect(try await Self.failure(Self.token(typ: nil, claims: Self.claims())) == .notAnAccessToken)
+        #expect(
+            try await Self.failure(Self.token(typ: "JWT", claims: Self.claims(["typ": "ID"]))) == .notAnAccessToken)
+        // Cognito's ID token: aud is the app client, token_use id; its access token says access.
         #expect(
             try await Self.failure(Self.token(claims: Self.claims(["token_use": "id"]))) == .notAnAccessToken)
-        #expect(try await Self.failure(Self.token(claims: Self.claims(["token_use": "access"]))) == nil)
+        #expect(try await Self.failure(Self.token(typ: nil, claims: Self.claims(["token_use": "access"]))) == nil)
+        // Keycloak's access token: typ JWT in the header, Bearer in the claims.
+        #expect(try await Self.failure(Self.token(typ: "JWT", claims: Self.claims(["typ": "Bearer"]))) == nil)
+        // Entra ID or Okta: typ JWT, and the scopes the server requires.
+        #expect(
+            try await Self.failure(
+                Self.token(typ: "JWT", claims: Self.claims(["scp": "mcp"])), scopes: ["mcp"]) == nil)
+    }
+
+    @Test("a string aud is one audience, never split on spaces")
+    func oneAudience() async throws {
+        #expect(
+            try await Self.failure(Self.token(claims: Self.claims(aud: "someone-else switchboard"))) == .wrongAudience)
+        #expect(
+            try await Self.failure(Self.token(claims: Self.claims(aud: ["someone-else", "switchboard"]))) == nil)
     }
 
     @Test("SWITCHBOARD_MCP_OAUTH_SCOPES: a token needs every scope, from scope or scp")

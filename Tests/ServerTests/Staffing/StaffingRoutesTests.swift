@@ -84,10 +84,19 @@ struct StaffingRoutesTests {
                 ("queue=nope", "unknown queue nope"), ("from=2026-12-30&to=2026-12-01", "from 2026-12-30 is after to"),
                 ("from=2026-02-30", "from must be a date"),
                 (
-                    "from=2026-01-01&to=2027-03-01",
-                    "the range 2026-01-01...2027-03-01 (from, to) covers 425 days: at most 400"
+                    "from=2026-01-01&to=2026-02-01",
+                    "the range 2026-01-01...2026-02-01 (from, to) covers 32 days: at most 31"
                 ),
-                ("max_occupancy=1.5", "maximum occupancy 1.5 is outside (0, 1]"), ("shrinkage=-0.1", "(shrinkage)"),
+                ("max_occupancy=1.5", "maximum occupancy 1.5 is outside [0.5, 1]"), ("shrinkage=-0.1", "(shrinkage)"),
+                // The bounds of a request's cost: a cap that multiplies the agents, a shrinkage
+                // whose N / (1 − s) overflows an Int, a threshold past an hour.
+                (
+                    "max_occupancy=0.0001&shrinkage=0.9999999999999999",
+                    "maximum occupancy 0.0001 is outside [0.5, 1]"
+                ),
+                ("max_occupancy=0.49", "(max_occupancy)"), ("max_occupancy=1e-9", "(max_occupancy)"),
+                ("shrinkage=0.9999999999999999", "shrinkage 0.9999999999999999 is outside [0, 0.9]"),
+                ("shrinkage=0.91", "(shrinkage)"), ("service_level=80/3601", "outside (0 s, 3,600 s]"),
             ] {
                 try await client.execute(uri: "/v1/staffing?\(query)&token=s3cret", method: .get) { response in
                     #expect(response.status == .badRequest, "\(query)")

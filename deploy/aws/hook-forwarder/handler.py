@@ -312,9 +312,22 @@ def request_for(event, environ, credential=None, now=time.time):
     return request
 
 
+class RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows no redirect: urllib's default would resend the credential's headers to wherever the
+    Location points (another host, plain http) and turn the POST into a GET. The 3xx is raised as
+    an HTTPError, answered as `hook_refused`."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: PLR0913 - urllib's signature
+        return None
+
+
+# The opener of every call: urllib's defaults but for redirects.
+_OPENER = urllib.request.build_opener(RefuseRedirects)
+
+
 def call_hook(request, timeout):
     """Sends `request`; the decoded JSON answer (raises what urllib raises)."""
-    with urllib.request.urlopen(request, timeout=timeout) as response:
+    with _OPENER.open(request, timeout=timeout) as response:
         return json.loads(response.read(64 * 1024).decode("utf-8"))
 
 
@@ -413,7 +426,7 @@ def answer_for(event, context, environ, credentials):
     except urllib.error.HTTPError as error:
         with error:
             reason = error.read(2048).decode("utf-8", "replace")
-        code = "hook_refused" if 400 <= error.code < 500 else "hook_unreachable"
+        code = "hook_refused" if 300 <= error.code < 500 else "hook_unreachable"
         return fallback(code, "HTTP %d: %s" % (error.code, reason))
     except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError,
             http.client.HTTPException) as error:

@@ -201,6 +201,43 @@ class ForwarderTests(unittest.TestCase):
                          {"a": "x", "n": "3", "b": "true"})
 
 
+class RedirectTests(unittest.TestCase):
+    """A hook URL that answers a redirect (a misconfigured proxy, a hijacked name) gets nothing of
+    the credential: the forwarder follows no redirect and answers the fallback `hook_refused`."""
+
+    def test_no_redirect_is_followed_and_each_is_refused(self):
+        elsewhere = StubHook(tokens=[TOKEN], secrets=[SECRET])
+        self.addCleanup(elsewhere.close)
+
+        class Redirect(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server's naming
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                self.send_response(int(self.path.rsplit("/", 1)[-1].split("-", 1)[0]))
+                self.send_header("Location", elsewhere.base + "/v1/hooks/main")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *arguments):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        event = json.loads(EVENTS[0].read_text())
+        for status in (301, 302, 303, 307, 308):
+            for auth in ({"SWITCHBOARD_HOOK_TOKEN": TOKEN}, {"SWITCHBOARD_HOOK_HMAC_SECRET": SECRET}):
+                with self.subTest(status=status, auth=sorted(auth)):
+                    event["Details"]["Parameters"] = {"flow": "%d-redirect" % status}
+                    environ = {"SWITCHBOARD_HOOK_URL": "http://127.0.0.1:%d" % server.server_address[1], **auth}
+                    answer = handler.lambda_handler(event, FakeContext(8000), environ)
+                    self.assertEqual(answer["result"], "error", answer)
+                    self.assertEqual(answer["error"], "hook_refused", answer)
+                    self.assertIn("HTTP %d" % status, answer["errorMessage"])
+        self.assertEqual(elsewhere.requests, [], "a redirect was followed")
+
+
 # ---------------------------------------------------------------------------------- the signature
 def expected_signature(secret, timestamp, method, target, body):
     """The hook's v2 signature, written out from its definition (not handler.signature_v2):
@@ -234,6 +271,8 @@ class StubHook:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
+            do_GET = do_POST  # noqa: N815 - a redirected POST arrives as a GET
 
             def log_message(self, *arguments):
                 pass

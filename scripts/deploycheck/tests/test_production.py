@@ -165,6 +165,27 @@ Resources:
       Dimensions: [{Name: DeliveryStreamName, Value: !Ref Records}]
   Forwarder:
     Type: AWS::Serverless::Function
+  ForwarderLogs:
+    Type: AWS::Logs::LogGroup
+    Properties:
+      LogGroupName: !Sub "/aws/lambda/${Forwarder}"
+      RetentionInDays: 90
+  RuleRole:
+    Type: AWS::IAM::Role
+    Properties:
+      AssumeRolePolicyDocument:
+        Statement:
+          - Effect: Allow
+            Principal: {Service: events.amazonaws.com}
+            Action: sts:AssumeRole
+            Condition:
+              ArnEquals: {"aws:SourceArn": !Sub "arn:aws:events:${AWS::Region}:${AWS::AccountId}:rule/r"}
+  ForwarderRole:
+    Type: AWS::IAM::Role
+    Properties:
+      AssumeRolePolicyDocument:
+        Statement:
+          - {Effect: Allow, Principal: {Service: lambda.amazonaws.com}, Action: sts:AssumeRole}
   ForwarderFallbacks:
     Type: AWS::CloudWatch::Alarm
     Properties:
@@ -203,6 +224,16 @@ class CloudFormationTest(CheckerTest):
         problems = self.alarms(template)
         self.assertReports(problems, "no alarm on Switchboard/HookForwarder FallbackAnswers of Forwarder")
         self.assertReports(problems, "Failed: failed deliveries expire after 7 days")
+
+    def test_a_service_role_for_anyone_and_logs_kept_forever(self):
+        condition = TEMPLATE[TEMPLATE.index("            Condition:"):TEMPLATE.index("  ForwarderRole:")]
+        template = TEMPLATE.replace(condition, "").replace("      RetentionInDays: 90\n", "")
+        problems = self.alarms(template)
+        self.assertReports(problems, "RuleRole: events.amazonaws.com may assume it for anyone")
+        self.assertReports(problems, "Forwarder: its log group has no RetentionInDays")
+        self.assertNotIn("ForwarderRole", " ".join(problems))
+        problems = self.alarms(TEMPLATE.replace("${Forwarder}", "other"))
+        self.assertReports(problems, "Forwarder: no AWS::Logs::LogGroup")
 
 
 README = """\
