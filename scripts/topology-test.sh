@@ -98,6 +98,13 @@ export SWITCHBOARD_KAFKA_SESSION_TIMEOUT_MS=6000
 export SWITCHBOARD_SHUTDOWN_DRAIN_SECONDS=5
 export SWITCHBOARD_FLOWS_DIR="$PWD/flows"
 psql_value() { psql -h 127.0.0.1 -p "$pg_port" -U postgres -d switchboard -qAt -c "$1"; }
+# serve's login carries its own limits (a group's settings would not reach it): what a session of
+# it sees, and its connection limit.
+serve_limits=$(psql -h 127.0.0.1 -p "$pg_port" -U switchboard_serve -d switchboard -qAt \
+    -c "SELECT current_setting('statement_timeout') || ' ' || current_setting('idle_in_transaction_session_timeout')
+               || ' ' || rolconnlimit FROM pg_roles WHERE rolname = current_user")
+[ "$serve_limits" = "10s 30s 16" ] ||
+    fail "switchboard_serve's statement_timeout, idle-in-transaction timeout and connection limit are '$serve_limits', not '10s 30s 16'"
 
 log "broker: switchboard broker (the embedded mock cluster as its own process)"
 # 48 partitions: the mock cluster deletes a partition's oldest records beyond ~5 MB, and 12

@@ -184,6 +184,34 @@ struct PrivilegeAuditTests {
         }
     }
 
+    @Test("PUBLIC executes no function, whichever role created it: every migrate revokes it and resets the defaults")
+    func publicExecutesNothing() async throws {
+        try await Self.migrated("privilege_public") { owner, _ in
+            func executable(_ function: String) async throws -> Bool? {
+                try await owner.query(
+                    "SELECT has_function_privilege('switchboard_analyst', \(function)::text::regprocedure, 'EXECUTE')",
+                    logger: TestDatabase.logger
+                ).collect().first?.decode(Bool.self)
+            }
+            // A migrating role whose defaults let PUBLIC execute (as a role that never ran
+            // migration 19 has them) creates a function.
+            for statement in [
+                "ALTER DEFAULT PRIVILEGES GRANT EXECUTE ON FUNCTIONS TO PUBLIC",
+                "CREATE FUNCTION probe_made_elsewhere() RETURNS integer LANGUAGE sql AS 'SELECT 1'",
+            ] {
+                _ = try await owner.query(PostgresQuery(unsafeSQL: statement), logger: TestDatabase.logger).collect()
+            }
+            #expect(try await executable("probe_made_elsewhere()") == true, "the analyst executes it through PUBLIC")
+            try await TestDatabase.migrate(owner)
+            #expect(try await executable("probe_made_elsewhere()") == false, "the next migrate revoked it")
+            _ = try await owner.query(
+                "CREATE FUNCTION probe_made_after() RETURNS integer LANGUAGE sql AS 'SELECT 2'",
+                logger: TestDatabase.logger
+            ).collect()
+            #expect(try await executable("probe_made_after()") == false, "the defaults were reset")
+        }
+    }
+
     @Test("the writer writes but cannot drop, alter or run retention; retention reaches only its function")
     func writerAndRetentionProbes() async throws {
         try await Self.migrated("privilege_writer") { owner, configuration in

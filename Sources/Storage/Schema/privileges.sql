@@ -4,7 +4,8 @@
 -- This file is the whole truth: each group role's privileges on the schema and its objects are
 -- revoked and granted again from the list below, so a privilege removed here leaves the database
 -- at the next migrate, and a role an administrator creates later gets its privileges then. The
--- owner (the role that runs migrate) keeps everything; PUBLIC executes nothing (migration 19).
+-- owner (the role that runs migrate) keeps everything; PUBLIC executes nothing, whichever role
+-- created a function, and the migrating role's default privileges keep it so.
 -- The privilege audit test (StorageTests/PrivilegeAuditTests) compares what the catalogs then
 -- allow each role with the allow-list in docs/analysts.md, "Roles and privileges".
 
@@ -29,6 +30,12 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- PostgreSQL lets PUBLIC execute every new function, and default privileges belong to the role
+-- that set them: each migrating role (a superuser once, switchboard_owner later) revokes it for
+-- what it creates from now on, and every function there is, by anyone, loses it again here.
+ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
 
 DO $$
 DECLARE
