@@ -37,6 +37,33 @@ struct ServeRoleTests {
         }
     }
 
+    @Test("open on a private network: a foreign Host, a form POST and another site's Origin are refused")
+    func openServeGuardsHostAndOrigin() async throws {
+        try await withServe { _, base, _ in
+            let ready = await eventually(within: .seconds(30)) {
+                await httpStatus(base.appendingPathComponent("ready/hook")) == 200
+            }
+            #expect(ready, "serve became ready")
+            let floor = base.appendingPathComponent("v1/floor")
+            // DNS rebinding: a page of attacker.example whose name resolves to the server.
+            let rebound = await httpGet(floor, headers: ["Host": "attacker.example"])
+            #expect(rebound?.status == 403, "\(String(describing: rebound))")
+            #expect(rebound?.body.contains("SWITCHBOARD_ALLOWED_HOSTS") == true)
+            let foreign = await httpGet(floor, headers: ["Origin": "http://attacker.example"])
+            #expect(foreign?.status == 403, "\(String(describing: foreign))")
+            let form = await httpPost(
+                base.appendingPathComponent("v1/hooks/main"), json: #"{"storeId": "ginza-sushi"}"#,
+                headers: ["Content-Type": "text/plain"])
+            #expect(form?.status == 415, "\(String(describing: form))")
+            // Programs on the private network, and the server's own pages, go on.
+            #expect(await httpGet(floor, headers: ["Host": "10.1.2.3:8080"])?.status == 200)
+            #expect(await httpGet(floor, headers: ["Origin": "http://\(base.host!):\(base.port!)"])?.status == 200)
+            let call = await httpPost(
+                base.appendingPathComponent("v1/hooks/main"), json: #"{"storeId": "ginza-sushi"}"#)
+            #expect(call?.status == 200)
+        }
+    }
+
     @Test("/ready/hook stays 200 while Kafka is down and /ready fails; unknown scopes are 404")
     func hookReadinessWithoutKafka() async throws {
         try await withServe { cluster, base, _ in

@@ -66,4 +66,40 @@ struct LocalAccessGuardTests {
         #expect(
             refusal(.post, path: "/mcp", contentType: "application/json", origin: "http://attacker.example") == nil)
     }
+
+    @Test("serve open on a private network: private addresses and the listed names pass, others do not")
+    func privateNetwork() {
+        let serve = LocalAccessGuard(names: ["Serve.Internal.Example"], privateNetwork: true)
+        func code(host: String, origin: String? = nil, upgrade: Bool = false) -> String? {
+            serve.refusal(
+                method: .get, path: "/v1/floor", host: host, contentType: nil, origin: origin, isUpgrade: upgrade)?
+                .code
+        }
+        for host in [
+            "127.0.0.1:8080", "10.0.0.5:8080", "172.16.0.1", "172.31.255.255:80", "192.168.1.20", "100.64.0.1",
+            "169.254.1.1", "[fd00::1]:8080", "[fe80::1]", "serve.internal.example:8080", "SERVE.internal.example",
+        ] {
+            #expect(code(host: host) == nil, "\(host)")
+        }
+        for host in [
+            "attacker.example", "172.32.0.1", "172.15.0.1", "192.169.0.1", "8.8.8.8", "100.128.0.1", "[2001:db8::1]",
+            "[fe00::1]", "10.0.0", "10.0.0.256", "internal.example", "serve.internal.example.attacker.example",
+        ] {
+            #expect(code(host: host) == "forbidden_host", "\(host)")
+        }
+        // A page of another site may not read the floor; the server's own (behind TLS too) may.
+        #expect(code(host: "10.0.0.5:8080", origin: "http://attacker.example") == "forbidden_origin")
+        #expect(code(host: "10.0.0.5:8080", origin: "http://10.0.0.5:8080", upgrade: true) == nil)
+        #expect(code(host: "serve.internal.example", origin: "https://serve.internal.example") == nil)
+        // dev takes no https origin and no private address.
+        #expect(
+            guarding.refusal(
+                method: .get, path: "/v1/floor", host: "10.0.0.5", contentType: nil, origin: nil, isUpgrade: false)?
+                .code == "forbidden_host")
+        #expect(refusal(host: "localhost:8080", origin: "https://localhost:8080") == "forbidden_origin")
+        #expect(
+            serve.refusal(
+                method: .get, path: "/", host: "attacker.example", contentType: nil, origin: nil, isUpgrade: false)?
+                .reason.contains("SWITCHBOARD_ALLOWED_HOSTS") == true)
+    }
 }

@@ -89,7 +89,7 @@ public enum DevRole {
                 + [
                     planner.routes(settings: settings, floor: floor, intraday: intraday.source)
                 ],
-            drain: ShutdownDrain(), guardsLocalAccess: !open.isEmpty)
+            drain: ShutdownDrain(), localAccess: open.isEmpty ? nil : LocalAccessGuard())
         let banner = DevBanner(
             settings: settings, bootstrap: bootstrap, embedded: bootstrap != settings.kafkaBootstrap,
             database: database)

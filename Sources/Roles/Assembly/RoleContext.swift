@@ -26,7 +26,7 @@ public struct RoleContext: Sendable {
     /// gauges, and with a `drain`, the drain on shutdown. List them last, in this order.
     func http(
         port: Int? = nil, readiness: [any ReadinessCheck], scopes: [String: Set<String>] = [:],
-        routes: [any RouteProvider] = [], drain: ShutdownDrain? = nil, guardsLocalAccess: Bool = false
+        routes: [any RouteProvider] = [], drain: ShutdownDrain? = nil, localAccess: LocalAccessGuard? = nil
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let application = buildApplication(
             configuration: ServerConfiguration(
@@ -34,7 +34,7 @@ public struct RoleContext: Sendable {
             dependencies: ServerDependencies(
                 readinessChecks: readiness, metricsRegistry: metrics, routeProviders: routes,
                 readinessScopes: scopes, drain: drain,
-                localAccessGuard: guardsLocalAccess ? LocalAccessGuard() : nil),
+                localAccessGuard: localAccess),
             logger: Logger(label: "switchboard.http")
         )
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [

@@ -16,7 +16,10 @@ import ServiceLifecycle
 /// calls are still answered, then the server closes.
 ///
 /// It refuses to start with the hook or the console streams open (no credentials), unless
-/// `SWITCHBOARD_ALLOW_OPEN` names them: a typo in a Secret's key must not ship an open hook.
+/// `SWITCHBOARD_ALLOW_OPEN` names them: a typo in a Secret's key must not ship an open hook. With
+/// a surface open it answers only requests to loopback, a private address or a name of
+/// `SWITCHBOARD_ALLOWED_HOSTS`, POSTs of JSON, and floor streams of its own `Origin`
+/// (``LocalAccessGuard``), so a web page a supervisor visits can neither call it nor read the floor.
 public enum ServeRole {
     /// - Throws: ``SettingsError`` naming the credential a surface lacks, a `KafkaError` when the
     ///   Kafka client cannot be created from the settings, or a `StorageError` for a malformed
@@ -24,7 +27,8 @@ public enum ServeRole {
     public static func build(_ context: RoleContext) throws -> ServiceGroup {
         let settings = context.settings
         let logger = Logger(label: "switchboard.serve")
-        for surface in settings.surfacesWithoutCredentials where surface == .hook || surface == .console {
+        let open = settings.surfacesWithoutCredentials.filter { $0 == .hook || $0 == .console }
+        for surface in open {
             guard settings.allowOpen.contains(surface) else {
                 throw SettingsError(
                     key: surface == .hook ? "SWITCHBOARD_HOOK_TOKENS" : "SWITCHBOARD_CONSOLE_TOKENS", value: "",
@@ -59,7 +63,8 @@ public enum ServeRole {
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
             routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes]
                 + staffing.routes(settings: settings, floor: floor),
-            drain: ShutdownDrain())
+            drain: ShutdownDrain(),
+            localAccess: open.isEmpty ? nil : LocalAccessGuard(names: settings.allowedHosts, privateNetwork: true))
         return context.group(
             [
                 .init(service: producer),

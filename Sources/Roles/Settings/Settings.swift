@@ -75,6 +75,9 @@ public struct Settings: Sendable {
     /// `console`), on a private network only; empty by default, and `serve` refuses to start with
     /// a surface open.
     public var allowOpen: Set<OpenSurface>
+    /// `SWITCHBOARD_ALLOWED_HOSTS`: the names (comma-separated, without a port) a request's `Host`
+    /// may carry when `serve` runs a surface open, besides loopback and private addresses.
+    public var allowedHosts: [String]
     /// `SWITCHBOARD_HOOK_REPLAY_WINDOW_SECONDS`: how far a signature's timestamp may be from the
     /// server's clock (default 300).
     public var hookReplayWindowSeconds: Int
@@ -225,6 +228,13 @@ public struct Settings: Sendable {
                     key: "SWITCHBOARD_ALLOW_OPEN", value: trimmed, expected: "a comma-separated list of hook, console")
             }
             allowOpen.insert(surface)
+        }
+        allowedHosts = string("SWITCHBOARD_ALLOWED_HOSTS", "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        for name in allowedHosts where name.contains(":") || name.contains("/") || name.contains(" ") {
+            throw SettingsError(
+                key: "SWITCHBOARD_ALLOWED_HOSTS", value: name,
+                expected: "comma-separated host names without a scheme, port or path (serve.internal.example)")
         }
         firehoseAccessKeys = string("SWITCHBOARD_FIREHOSE_ACCESS_KEYS", "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
