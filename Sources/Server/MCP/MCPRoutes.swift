@@ -21,6 +21,9 @@ public struct MCPRoutes: RouteProvider {
     public let server: MCPServer
     let authenticator: MCPAuthenticator
     let logger: Logger
+    /// Each credential's share of the server: four posts at a time, 32 more waiting (a gateway
+    /// such as AgentCore calls for many conversations with one credential).
+    let budget = CallerBudget(concurrent: 4, waiting: 32)
 
     /// The endpoint's path.
     public static let path = "/mcp"
@@ -42,8 +45,10 @@ public struct MCPRoutes: RouteProvider {
     }
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
-        router.post(RouterPath(Self.path)) { request, context -> Response in
-            try await post(request, context: context)
+        router.post(RouterPath(Self.path)) { [budget] request, context -> Response in
+            try await budget.run(for: CallerBudgetMiddleware.caller(request, context: context)) {
+                try await post(request, context: context)
+            }
         }
         for method in [HTTPRequest.Method.get, .delete] {
             router.on(RouterPath(Self.path), method: method) { _, _ -> Response in

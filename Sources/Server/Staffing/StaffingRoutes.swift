@@ -13,6 +13,10 @@ import Primitives
 /// `GET /v1/staffing/intraday?queue=&date=&at=&service_level=&model=&add_agents=&move_agents=`:
 /// the business day's reforecast (``IntradayOutlook/json()``); `add_agents` and `move_agents`
 /// repeat.
+///
+/// Each token (each address, open) has one of these requests running at a time, and four more
+/// waiting their turn; a sixth is refused `429` (``CallerBudget``), so one caller never holds the
+/// staffing reader's connections.
 public struct StaffingRoutes: RouteProvider {
     let source: any StaffingSource
     let tokens: AccessTokens
@@ -21,6 +25,8 @@ public struct StaffingRoutes: RouteProvider {
     let intraday: (any IntradaySource)?
     /// The clock of "now": today, the slot of "needed now" and the intraday instant.
     let clock: @Sendable () -> Date
+    /// Each token's share: one plan or reforecast at a time, four more waiting.
+    let budget: CallerBudget
 
     /// Creates the routes.
     /// - Parameters:
@@ -30,11 +36,14 @@ public struct StaffingRoutes: RouteProvider {
     ///   - floor: The live floor's staffed figures; `nil` where no floor runs.
     ///   - intraday: The reforecast behind `GET /v1/staffing/intraday`; `nil`: not served.
     ///   - clock: Now (the wall clock; a demo or a test passes the instant it stands at).
+    ///   - budget: What one caller may have running and waiting at once.
     public init(
         source: any StaffingSource, tokens: AccessTokens, timeZone: TimeZone, floor: FloorStaffing? = nil,
-        intraday: (any IntradaySource)? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        intraday: (any IntradaySource)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+        budget: CallerBudget = CallerBudget(concurrent: 1, waiting: 4)
     ) {
         self.clock = clock
+        self.budget = budget
         self.source = source
         self.tokens = tokens
         self.timeZone = timeZone
@@ -44,6 +53,7 @@ public struct StaffingRoutes: RouteProvider {
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
         let group = router.group("/v1/staffing").add(middleware: FloorTokenMiddleware(tokens: tokens))
+            .add(middleware: CallerBudgetMiddleware(budget: budget))
         group.get { [source, timeZone, floor, clock] request, _ -> Response in
             let now = Self.now(in: timeZone, at: clock())
             let result: (plan: StaffingPlan, queueNames: [String: String])
