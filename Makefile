@@ -1,6 +1,6 @@
 # Switchboard's entry points. Each target is a thin wrapper around a script in scripts/.
 
-.PHONY: run test build lint format bench-ingest bench-decode bench-analyst bench-hook bench-console bench-receiver bench-staffing browser-test fuzz-hook topology-test schema clean
+.PHONY: run test build lint format bench-ingest bench-decode bench-analyst bench-hook bench-console bench-receiver bench-staffing browser-test fuzz-hook fuzz topology-test schema clean
 
 run: ## Build and run the whole system on the embedded defaults (switchboard dev)
 	scripts/run.sh
@@ -46,6 +46,9 @@ topology-test: ## The compose topology as local processes: rolling SIGTERM of se
 
 fuzz-hook: ## Fuzz the hook over HTTP (schemathesis + stdlib fuzzer); no 5xx allowed
 	scripts/fuzz-hook.sh
+
+fuzz: ## Fuzz the whole API of switchboard dev for longer (schemathesis over every operation, every MCP tool; 5 min each)
+	scripts/fuzz-api.sh --seconds 300
 
 schema: ## Rewrite docs/schema.sql from a freshly migrated database (after adding a migration)
 	scripts/schema-dump.sh

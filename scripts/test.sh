@@ -5,7 +5,7 @@
 #
 # Installs what is missing (librdkafka-dev, postgresql, chromium, ...), starts PostgreSQL on a free
 # loopback port in a temporary folder, runs `swift test`, the MCP endpoint under the official MCP
-# Python SDK (scripts/mcp-test.sh), the real-browser test of the console, the clock sweep (the
+# Python SDK (scripts/mcp-test.sh), the API fuzzing (scripts/fuzz-api.sh), the real-browser test of the console, the clock sweep (the
 # suites of "now" at adversarial instants, scripts/clock-sweep.sh), the smoke test of `switchboard dev` and the production-topology test, and stops the server even when
 # tests fail.
 set -euo pipefail
@@ -109,6 +109,9 @@ fi
 
 log "the MCP endpoint through the official MCP Python SDK (scripts/mcp-test.sh)"
 scripts/mcp-test.sh
+
+log "the whole API fuzzed: schemathesis over /openapi.yaml, every MCP tool (scripts/fuzz-api.sh, 60 s each)"
+scripts/fuzz-api.sh --seconds 60
 
 log "the Amazon Connect hook forwarder (deploy/aws/hook-forwarder) against the real hook"
 python3 -W error::ResourceWarning -W ignore::DeprecationWarning deploy/aws/hook-forwarder/test_handler.py

@@ -159,7 +159,10 @@ frontend hook
     default_backend serve
 backend serve
     balance roundrobin
-    option httpchk GET /ready/hook
+    # HTTP/1.1 with a Host: serve, open, answers only a loopback or private Host (HAProxy's
+    # default check is HTTP/1.0 without one).
+    option httpchk
+    http-check send meth GET uri /ready/hook ver HTTP/1.1 hdr Host 127.0.0.1
     default-server inter 200ms fall 3 rise 2
     server serve-1 127.0.0.1:${port[serve-1]} check
     server serve-2 127.0.0.1:${port[serve-2]} check
