@@ -147,15 +147,17 @@ extension IntradayRequest {
                 throw IntradayRequestError(.moveAgents, error.description)
             }
         }
+        // The changes' limits together, named after the last kind given.
+        let together: IntradayRequestError.Field = move.isEmpty ? .addAgents : .moveAgents
         guard changes.count <= IntradayChange.maximumChanges else {
             throw IntradayRequestError(
-                move.isEmpty ? .addAgents : .moveAgents,
+                together,
                 "at most \(IntradayChange.maximumChanges) what-if changes at once, add_agents and move_agents together (got \(changes.count))"
             )
         }
         if let (slot, agents) = IntradayChange.busiestSlot(changes), agents > IntradayChange.maximumAgents {
             throw IntradayRequestError(
-                move.isEmpty ? .addAgents : .moveAgents,
+                together,
                 "the changes together name \(agents) agents in the slot at \(IntradayChange.clock(slot)): at most \(IntradayChange.maximumAgents) in any slot"
             )
         }

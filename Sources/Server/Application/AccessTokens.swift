@@ -34,6 +34,13 @@ public struct AccessTokens: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return parts[1].trimmingCharacters(in: .whitespaces)[...]
     }
+
+    /// The token a request presents: its `Authorization: Bearer` token, else its `?token=` (for
+    /// browsers' `EventSource` and `WebSocket`, which cannot set headers); `nil` for none.
+    static func presented(in request: Request) -> Substring? {
+        if let authorization = request.headers[.authorization], let bearer = bearer(authorization) { return bearer }
+        return request.uri.queryParameters.get("token").map { Substring($0) }
+    }
 }
 
 /// Whether two byte strings are equal, in time that depends only on their lengths.
@@ -54,11 +61,7 @@ struct FloorTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         guard !tokens.isOpen else { return try await next(request, context) }
-        var candidate: Substring? = request.uri.queryParameters.get("token").map { Substring($0) }
-        if let authorization = request.headers[.authorization], let bearer = AccessTokens.bearer(authorization) {
-            candidate = bearer
-        }
-        guard let candidate, tokens.accepts(candidate) else {
+        guard let candidate = AccessTokens.presented(in: request), tokens.accepts(candidate) else {
             throw APIError.unauthorized(
                 "a console token is required: send Authorization: Bearer <token> or ?token=<token>",
                 realm: "switchboard-console")

@@ -130,10 +130,7 @@ struct CallerBudgetMiddleware: RouterMiddleware {
 
     /// The key of a request's caller: its credential, or its address without the port.
     static func caller(_ request: Request, context: Context) -> String {
-        if let authorization = request.headers[.authorization], let bearer = AccessTokens.bearer(authorization) {
-            return "token:" + bearer
-        }
-        if let token = request.uri.queryParameters.get("token") { return "token:" + token }
+        if let token = AccessTokens.presented(in: request) { return "token:" + token }
         return "address:" + (context.remoteAddress?.ipAddress ?? "unknown")
     }
 }

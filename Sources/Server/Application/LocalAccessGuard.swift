@@ -90,8 +90,9 @@ public struct LocalAccessGuard: Sendable {
     /// Whether `host` is an address literal of a private network: 10/8, 172.16/12, 192.168/16,
     /// 100.64/10 (shared address space, some clusters' pods), 169.254/16, fc00::/7 or fe80::/10.
     static func isPrivateAddress(_ host: String) -> Bool {
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
-        if octets.count == 4 && host.split(separator: ".", omittingEmptySubsequences: false).count == 4 {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        let octets = parts.compactMap { UInt8($0) }
+        if parts.count == 4 && octets.count == 4 {
             switch (octets[0], octets[1]) {
             case (10, _), (192, 168), (169, 254): return true
             case (172, 16...31), (100, 64...127): return true
