@@ -26,12 +26,18 @@
 #    the attack's handling, on the same two cores) shows there; the attack round's excess over it is
 #    what the server's own handling of the attack adds;
 # 7. a server with SWITCHBOARD_HTTP_MAX_CONNECTIONS=2000 takes a flood of 30,000 connection
-#    attempts while the hook answers 1,000 requests/s (failed calls counted).
+#    attempts while the hook answers 1,000 requests/s (failed calls counted);
+# 8. expensive requests (scripts/bench-hook-expensive.sh): `switchboard serve` with its staffing
+#    reader, the hook's p99 at 5,000 requests/s plain, while one token holder sends the most
+#    expensive valid staffing, intraday and MCP requests as fast as its budget allows, and beside a
+#    separate process burning the same CPU at the same rate (the control).
 # Every load runs at most 25 s, on 127.0.0.1 only. The last line is machine-readable:
 #   RESULT evals_per_s=<n> hook_p99_ms_at_5000=<x> hook_p99_ms_under_attack=<x>
 #          hook_p99_ms_attack_elsewhere=<x> (the attack on the decoy) hook_peak_rps=<n>
 #          static_peak_rps=<n> flood_attempts=<n> flood_refused=<n> flood_failed_calls=<n>
 #          hook_p99_ms_at_1000=<x> mcp_store_status_p99_ms_at_1000=<x>  (MCP tools/call beside the hook)
+#          serve_hook_p99_ms_plain=<x> serve_hook_p99_ms_expensive=<x> serve_hook_p99_ms_control=<x>
+#          expensive_cores=<x> expensive_hook_failed=<n>  (step 8)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -215,7 +221,14 @@ for file in "$work/wrk-hook.txt" "$work/wrk-static.txt"; do
     if grep -q 'Non-2xx' "$file"; then log "WARNING: $(grep 'Non-2xx' "$file") in $(basename "$file")"; fi
 done
 
+log "expensive requests: scripts/bench-hook-expensive.sh"
+kill "$server" 2>/dev/null || true
+wait "$server" 2>/dev/null || true
+server=""
+SWITCHBOARD_BENCH_SCRATCH="$scratch" scripts/bench-hook-expensive.sh | tee "$work/expensive.txt"
+expensive=$(grep '^EXPENSIVE ' "$work/expensive.txt" | cut -d' ' -f2-)
+
 log "fixed-rate runs: answered ${rate} requests/s, p99 ${p99_ms} ms (median of three; floor: < 2 ms); static route at the same rate: p99 ${static_p99_ms} ms; hey's p99 for the hook: ${hey_p99_ms} ms"
 log "under attack (5,000 idle + 2,000 slowloris): p99 ${attack_p99_ms} ms (median of three), ${attack_errors} failed calls (decoy rounds included); the same attack on the decoy server: p99 ${elsewhere_p99_ms} ms"
 log "machine: $(nproc) cores shared by server and load generators; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "RESULT evals_per_s=${evals} hook_p99_ms_at_5000=${p99_ms} hook_p99_ms_under_attack=${attack_p99_ms} hook_p99_ms_attack_elsewhere=${elsewhere_p99_ms} hook_peak_rps=${hook_peak} static_peak_rps=${static_peak} flood_attempts=${flood_attempts} flood_refused=${flood_refused} flood_failed_calls=${flood_failed} hook_p99_ms_at_1000=${hook_p99_1000_ms} mcp_store_status_p99_ms_at_1000=${mcp_p99_ms}"
+echo "RESULT evals_per_s=${evals} hook_p99_ms_at_5000=${p99_ms} hook_p99_ms_under_attack=${attack_p99_ms} hook_p99_ms_attack_elsewhere=${elsewhere_p99_ms} hook_peak_rps=${hook_peak} static_peak_rps=${static_peak} flood_attempts=${flood_attempts} flood_refused=${flood_refused} flood_failed_calls=${flood_failed} hook_p99_ms_at_1000=${hook_p99_1000_ms} mcp_store_status_p99_ms_at_1000=${mcp_p99_ms} ${expensive}"

@@ -1,37 +1,39 @@
-#!/usr/bin/env python3
-"""Checks the operator console in a real browser, over the Chrome DevTools protocol (CDP).
+#!/usr/bin/python3
+"""Checks the operator console in a real browser, through WebDriver (Selenium and chromedriver).
 
-    scripts/browser-test.py --profile DIR --browser-pid PID --url URL --artifacts DIR [--timeout 30]
+    scripts/browser-test.py --url URL --artifacts DIR --profile DIR [--timeout 30]
+                            [--chromedriver /usr/bin/chromedriver] [--browser /usr/bin/chromium]
 
-Chromium must already run headless with `--remote-debugging-port=0 --user-data-dir=DIR`
-(scripts/browser-test.sh starts it and stops it). This script reads the port Chromium picked from
-DIR/DevToolsActivePort, opens a page, loads URL (the console of `switchboard-bench console-demo`, whose
-floor is fixed), and waits, inside the page, until the rendered DOM shows that floor: a
-MutationObserver re-reads the DOM on every change, so the check ends the moment the page is right,
-or when the deadline passes. Then it reports every check, saves a screenshot (console.png), checks
-"Today" (each queue's chart by its SVG elements, the legend, the shortfall banner), submits the
-what-if form twice (refused, then answered) and saves that section (console-intraday.png), clicks
-the language button and checks the staffing panel and "Today" in Japanese (console-ja.png), saves the DOM
-(console.html) in the artifacts folder, and exits non-zero on any mismatch or uncaught exception
-in the page.
+Starts the system chromedriver at an explicit path (so Selenium Manager never looks for a driver
+on the network); chromedriver starts headless Chromium with its profile in DIR and stops it at the
+end. Loads URL (the console of `switchboard-bench console-demo`, whose floor is fixed) and runs the
+checks one after another: the demo floor (agent names, their activities and statuses, the
+wallboard counts, the queues, the staffing panel in shortfall order with its marks, live and not
+reconnecting), "Today" (each queue's chart by its SVG elements, the legend, the shortfall banner),
+the what-if form refused and answered, the staffing panel and "Today" in Japanese after a click on
+the language button, and no uncaught exception in the page. Screenshots (console.png,
+console-intraday.png, console-ja.png), the DOM (console.html) and the log of chromedriver and
+Chromium (chromium.log) go to the artifacts folder.
 
-Python's standard library only: the WebSocket client below is the small part of RFC 6455 CDP needs
-(handshake, masked client text frames, server frames with 16- and 64-bit lengths, fragmented
-messages, ping and close). Every wait is on a condition with a deadline, never a fixed sleep: the
-DevToolsActivePort file is polled every 50 ms until it appears; everything after is event-driven
-(CDP answers and events, and the page's MutationObserver).
+Every check goes through one waiter, wait_for (Selenium's WebDriverWait): it reads the rendered
+DOM every 100 ms until the check's part of it is what is expected, for at most the check's own
+budget (--timeout: SWITCHBOARD_BROWSER_TIMEOUT, else 30 s). A check that never matches fails
+alone, names itself and shows what differs; the checks after it still run. Exits non-zero when
+any check failed, listing them, or when the browser cannot be started.
+
+Debian's python3-selenium, so Debian's Python (/usr/bin/python3); otherwise the standard library.
 """
 
 import argparse
-import base64
-import hashlib
-import json
 import os
-import socket
-import struct
 import sys
 import time
-import urllib.parse
+
+from selenium import webdriver
+from selenium.common.exceptions import JavascriptException, TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 # What `switchboard-bench console-demo` produces (DemoFloorScene in Sources/SwitchboardBench/ConsoleDemoCommand.swift).
 # The demo's queues nobody is forecast for (DemoFloorScene.quiet, Sapporo, Fukuoka, Overflow).
@@ -47,7 +49,7 @@ EXPECTED = {
                    "結衣 加藤": "available", "大翔 吉田": "available"},
     "statuses": {"健 田中": "Lunch"},
     "contactStates": {"太郎 鈴木": "Connected"},
-    # In the table's order (by name): the page's check compares them as JSON.
+    # In the table's order (by name): compared as a list of (queue, waiting), order included.
     "queuesWaiting": {name: "1" if name in ("Osaka Delivery", "Tokyo Reservations") else "0"
                       for name in sorted(["Tokyo Reservations", "Osaka Delivery", "Kyoto Kaiseki"] + QUIET)},
     # The staffing panel (DemoStaffingSource's plan, the demo floor's routing profiles), worked
@@ -224,61 +226,7 @@ READ_INTRADAY_JS = r"""
 }
 """
 
-# Resolves once read() equals expected (compared as JSON) after running `action`, or with the
-# last state at the deadline.
-WAIT_FOR_JS = r"""
-new Promise((resolve) => {
-  const read = %(read)s;
-  const expected = %(expected)s;
-  let done = false;
-  const finish = (reached) => {
-    if (done) return;
-    done = true;
-    observer.disconnect();
-    clearTimeout(timer);
-    resolve({ reached, state: read() });
-  };
-  const check = () => { if (!done && JSON.stringify(read()) === JSON.stringify(expected)) finish(true); };
-  const observer = new MutationObserver(check);
-  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-  const timer = setTimeout(() => finish(false), %(timeout_ms)d);
-  (%(action)s)();
-  check();
-})
-"""
-
-# Fills the what-if form and submits it.
-WHAT_IF_ACTION_JS = r"""
-() => {
-  const set = (selector, value) => {
-    const element = document.querySelector(selector);
-    element.value = value;
-    element.dispatchEvent(new Event("change", { bubbles: true }));
-  };
-  set("#what-if-kind", %(kind)s);
-  set("#what-if-queue", %(queue)s);
-  set("#what-if-from", %(from)s);
-  set("#what-if-agents", "2");
-  set("#what-if-start", "12:15");
-  set("#what-if-end", "13:00");
-  document.querySelector("#what-if-submit").click();
-}
-"""
-
-READ_WHAT_IF_JS = r"""
-() => {
-  const table = document.querySelector("#what-if-table");
-  const state = {
-    error: (document.querySelector("#what-if-error")?.textContent ?? "").trim(),
-    tableHidden: table?.hidden ?? null,
-  };
-  if (!table.hidden) {
-    state.rows = [...table.tBodies[0].rows].map((row) => [...row.cells].map((cell) => cell.textContent.trim()));
-  }
-  return state;
-}
-"""
-
+# The same view's labels, for the Japanese check.
 READ_INTRADAY_JA_JS = r"""
 () => {
   const text = (element) => (element?.textContent ?? "").trim();
@@ -295,6 +243,35 @@ READ_INTRADAY_JA_JS = r"""
   };
 }
 """
+
+# The what-if form's result: the refusal's reason, or the table of slots.
+READ_WHAT_IF_JS = r"""
+() => {
+  const table = document.querySelector("#what-if-table");
+  const state = {
+    error: (document.querySelector("#what-if-error")?.textContent ?? "").trim(),
+    tableHidden: table?.hidden ?? null,
+  };
+  if (table && !table.hidden) {
+    state.rows = [...table.tBodies[0].rows].map((row) => [...row.cells].map((cell) => cell.textContent.trim()));
+  }
+  return state;
+}
+"""
+
+# The staffing panel's labels and marks, for the Japanese check.
+READ_STAFFING_JA_JS = r"""
+() => ({
+  heading: document.querySelector("#staffing-section h2")?.textContent.trim() ?? "",
+  quiet: document.querySelector("#staffing tbody tr.quiet")?.textContent.trim() ?? "",
+  marks: [...document.querySelectorAll("#staffing .mark")].map((mark) => mark.textContent.trim()),
+  total: document.querySelector("#staffing tbody tr.total")?.cells[0].textContent.trim() ?? "",
+  lang: document.documentElement.lang,
+})
+"""
+
+# Where the page is: for the check that it loaded.
+READ_LOCATION_JS = "() => [location.href, document.readyState]"
 
 # Reads what the checks need from the DOM. Rows and cells are read by their structure, as a
 # person reads the table: agent rows carry data-agent-id and data-activity.
@@ -342,441 +319,251 @@ READ_DOM_JS = r"""
 }
 """
 
-# Resolves with the DOM's state once `failures` (the same checks as Python's, in JS) finds none,
-# or with the last state when the deadline passes.
-WAIT_JS = r"""
-new Promise((resolve) => {
-  const read = %(read)s;
-  const expected = %(expected)s;
-  const failures = (state) => {
-    const out = [];
-    for (const [key, value] of Object.entries(expected.tiles)) if (state.tiles[key] !== value) out.push(`tile ${key}`);
-    const byName = new Map(state.agents.map((agent) => [agent.cells[0], agent]));
-    const names = Object.keys(expected.activities);
-    if (state.agents.length !== names.length || !names.every((name) => byName.has(name))) out.push("agent names");
-    for (const [name, activity] of Object.entries(expected.activities)) {
-      if (byName.get(name)?.activity !== activity) out.push(`${name} activity`);
-    }
-    for (const [name, status] of Object.entries(expected.statuses)) {
-      if (byName.get(name)?.cells[2] !== status) out.push(`${name} status`);
-    }
-    for (const [name, state_] of Object.entries(expected.contactStates)) {
-      if (byName.get(name)?.cells[5] !== state_) out.push(`${name} contact state`);
-    }
-    const waiting = Object.fromEntries(state.queues.map((cells) => [cells[0], cells[1]]));
-    if (JSON.stringify(waiting) !== JSON.stringify(expected.queuesWaiting)) out.push("queues");
-    if (state.bodyClasses.includes("stale") || state.connection !== "live") out.push("live");
-    if (state.bannerHidden !== true) out.push("banner hidden");
-    if (!state.dayType) out.push("day type");
-    for (const [name, wanted] of Object.entries(expected.staffing)) {
-      if (JSON.stringify(state.staffing[name]) !== JSON.stringify(wanted)) out.push(`staffing ${name}`);
-    }
-    if (JSON.stringify(state.staffingOrder) !== JSON.stringify(expected.staffingOrder)) out.push("staffing order");
-    if (JSON.stringify(state.total) !== JSON.stringify(expected.total)) out.push("staffing total");
-    if (state.quiet !== expected.quiet) out.push("quiet queues");
-    return out;
-  };
-  let done = false;
-  const finish = (reached) => {
-    if (done) return;
-    done = true;
-    observer.disconnect();
-    clearTimeout(timer);
-    resolve({ reached, state: read() });
-  };
-  const check = () => { if (!done && failures(read()).length === 0) finish(true); };
-  const observer = new MutationObserver(check);
-  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-  const timer = setTimeout(() => finish(false), %(timeout_ms)d);
-  check();
-})
-"""
 
+def wait_for(driver, read, expected, timeout):
+    """The one waiter of every check: polls read(driver) every 100 ms until it equals `expected`,
+    for at most `timeout` seconds. Returns (matched, the last value read, the reader's last error)."""
+    last = {"value": None, "error": None}
 
-class Deadline:
-    def __init__(self, seconds):
-        self.end = time.monotonic() + seconds
-
-    def remaining(self, what):
-        left = self.end - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"timed out waiting for {what}")
-        return left
-
-
-class WebSocket:
-    """A WebSocket client connection (RFC 6455), just what CDP needs."""
-
-    GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-
-    def __init__(self, url, deadline):
-        parsed = urllib.parse.urlparse(url)
-        if parsed.scheme != "ws":
-            raise ValueError(f"unsupported WebSocket URL {url}")
-        self.sock = socket.create_connection((parsed.hostname, parsed.port or 80),
-                                             timeout=deadline.remaining("the DevTools connection"))
-        self.buffer = bytearray()
-        key = base64.b64encode(os.urandom(16))
-        request = (f"GET {parsed.path or '/'} HTTP/1.1\r\nHost: {parsed.hostname}:{parsed.port}\r\n"
-                   "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                   f"Sec-WebSocket-Key: {key.decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        self.sock.sendall(request.encode())
-        while b"\r\n\r\n" not in self.buffer:
-            self._fill(deadline, "the WebSocket handshake")
-        head, _, rest = bytes(self.buffer).partition(b"\r\n\r\n")
-        self.buffer = bytearray(rest)
-        lines = head.decode("latin-1").split("\r\n")
-        if lines[0].split(" ")[1:2] != ["101"]:
-            raise ConnectionError(f"WebSocket handshake refused: {lines[0]}")
-        fields = (line.partition(":") for line in lines[1:])
-        headers = {name.strip().lower(): value.strip() for name, _, value in fields}
-        accept = base64.b64encode(hashlib.sha1(key + self.GUID).digest()).decode()
-        if headers.get("sec-websocket-accept") != accept:
-            raise ConnectionError("WebSocket handshake: wrong Sec-WebSocket-Accept")
-
-    def _fill(self, deadline, what):
-        self.sock.settimeout(deadline.remaining(what))
+    def matches(driver):
         try:
-            data = self.sock.recv(1 << 16)
-        except socket.timeout:
-            raise TimeoutError(f"timed out waiting for {what}") from None
-        if not data:
-            raise ConnectionError(f"connection closed while waiting for {what}")
-        self.buffer += data
+            last["value"], last["error"] = read(driver), None
+        except JavascriptException as error:  # the page is not there yet (an element missing)
+            last["error"] = f"the page's reader threw: {error.msg}"
+            return False
+        return last["value"] == expected
 
-    def _take(self, count, deadline, what):
-        while len(self.buffer) < count:
-            self._fill(deadline, what)
-        data = bytes(self.buffer[:count])
-        del self.buffer[:count]
-        return data
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.1).until(matches)
+        return True, last["value"], None
+    except TimeoutException:
+        return False, last["value"], last["error"]
 
-    def _send_frame(self, opcode, payload):
-        header = bytearray([0x80 | opcode])
-        length = len(payload)
-        if length < 126:
-            header.append(0x80 | length)
-        elif length < 1 << 16:
-            header.append(0x80 | 126)
-            header += struct.pack("!H", length)
+
+def reader(js, pick=lambda state: state):
+    """A check's read: runs the reader function `js` in the page and keeps its part `pick`."""
+    return lambda driver: pick(driver.execute_script(f"return ({js})();"))
+
+
+def differences(actual, wanted):
+    """Lines that say where `actual` differs from `wanted`: key by key for dictionaries."""
+    if isinstance(actual, dict) and isinstance(wanted, dict):
+        return [f"{key}: {actual.get(key, '(missing)')!r} (wanted {wanted.get(key, '(none)')!r})"
+                for key in sorted(set(actual) | set(wanted), key=str) if actual.get(key) != wanted.get(key)]
+    return [f"got {actual!r}", f"wanted {wanted!r}"]
+
+
+class Checks:
+    """Runs the checks one by one, each on its own budget, and keeps who passed and who failed."""
+
+    def __init__(self, driver, timeout):
+        self.driver = driver
+        self.timeout = timeout
+        self.passed = []
+        self.failed = []
+        self.page_exceptions = []
+
+    def run(self, name, read, expected, action=None, timeout=None):
+        """Runs `action` (a step in the page, once), then waits until `read` gives `expected`."""
+        started = time.monotonic()
+        budget = self.timeout if timeout is None else timeout
+        try:
+            if action:
+                action()
+            matched, actual, error = wait_for(self.driver, read, expected, budget)
+        except WebDriverException as failure:  # the browser or the action failed: this check fails
+            matched, actual, error = False, None, f"{type(failure).__name__}: {failure.msg or failure}"
+        took = time.monotonic() - started
+        if matched:
+            self.passed.append(name)
+            print(f"  ok   {name} ({took:.2f} s)", flush=True)
         else:
-            header.append(0x80 | 127)
-            header += struct.pack("!Q", length)
-        mask = os.urandom(4)
-        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
-        self.sock.sendall(bytes(header) + mask + masked)
+            self.failed.append(name)
+            print(f"  FAIL {name} after {took:.2f} s (budget {budget:g} s)", flush=True)
+            for line in [error] if error else differences(actual, expected):
+                print(f"         {line}", flush=True)
+        self.read_page_log()
 
-    def send_text(self, text):
-        self._send_frame(0x1, text.encode("utf-8"))
-
-    def receive(self, deadline, what):
-        """The next text or binary message, fragments joined; answers pings on the way."""
-        fragments = bytearray()
-        message_opcode = None
-        while True:
-            first, second = self._take(2, deadline, what)
-            fin, opcode = first & 0x80, first & 0x0F
-            if second & 0x80:
-                raise ConnectionError("the server sent a masked frame")
-            length = second & 0x7F
-            if length == 126:
-                (length,) = struct.unpack("!H", self._take(2, deadline, what))
-            elif length == 127:
-                (length,) = struct.unpack("!Q", self._take(8, deadline, what))
-            payload = self._take(length, deadline, what)
-            if opcode == 0x9:
-                self._send_frame(0xA, payload)
-                continue
-            if opcode == 0xA:
-                continue
-            if opcode == 0x8:
-                raise ConnectionError("the DevTools connection was closed")
-            if opcode in (0x1, 0x2):
-                message_opcode = opcode
-                fragments = bytearray(payload)
-            elif opcode == 0x0 and message_opcode is not None:
-                fragments += payload
-            else:
-                raise ConnectionError(f"unexpected WebSocket opcode {opcode}")
-            if fin:
-                return fragments.decode("utf-8") if message_opcode == 0x1 else bytes(fragments)
-
-    def close(self):
+    def read_page_log(self):
+        """Prints the page's new console errors and warnings (not failed requests: the refused
+        what-if is one); returns its uncaught exceptions so far."""
         try:
-            self._send_frame(0x8, struct.pack("!H", 1000))
-        except OSError:
-            pass
-        self.sock.close()
+            entries = self.driver.get_log("browser")
+        except WebDriverException:
+            return self.page_exceptions
+        for entry in entries:
+            if entry.get("source") == "javascript" and entry.get("level") == "SEVERE":
+                self.page_exceptions.append(entry["message"])
+                print(f"  page exception: {entry['message']}", file=sys.stderr)
+            elif entry.get("source") == "console-api" and entry.get("level") in ("SEVERE", "WARNING"):
+                print(f"  page console {entry['level'].lower()}: {entry['message']}", file=sys.stderr)
+        return self.page_exceptions
 
 
-class DevTools:
-    """Commands and events of one CDP connection (flat sessions: one socket, many targets)."""
-
-    def __init__(self, socket_):
-        self.ws = socket_
-        self.next_id = 0
-        self.events = []
-        self.exceptions = []
-
-    def call(self, method, deadline, session=None, **params):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params}
-        if session:
-            message["sessionId"] = session
-        self.ws.send_text(json.dumps(message))
-        while True:
-            reply = self._next(deadline, f"{method}'s answer")
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply["result"]
-
-    def wait_event(self, method, deadline, session=None):
-        while True:
-            for index, event in enumerate(self.events):
-                if event["method"] == method and event.get("sessionId") == session:
-                    return self.events.pop(index)["params"]
-            self._next(deadline, f"the event {method}")
-
-    def _next(self, deadline, what):
-        message = json.loads(self.ws.receive(deadline, what))
-        if "method" in message:
-            method, params = message["method"], message.get("params", {})
-            if method == "Runtime.exceptionThrown":
-                details = params.get("exceptionDetails", {})
-                description = details.get("exception", {}).get("description") or details.get("text")
-                self.exceptions.append(description)
-                print(f"  page exception: {description}", file=sys.stderr)
-            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "warning"):
-                text = " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params.get("args", []))
-                print(f"  page console {params['type']}: {text}", file=sys.stderr)
-            else:
-                self.events.append(message)
-        return message
+def save(what, write):
+    """Saves one artifact; a browser that cannot give it is reported, and the checks go on."""
+    try:
+        write()
+    except (WebDriverException, OSError) as error:
+        print(f"  could not save {what}: {getattr(error, 'msg', None) or error}", file=sys.stderr)
 
 
-def devtools_url(profile, browser_pid, deadline):
-    """The browser's DevTools WebSocket URL, from DIR/DevToolsActivePort once Chromium wrote it."""
-    path = os.path.join(profile, "DevToolsActivePort")
-    while True:
-        try:
-            with open(path, encoding="utf-8") as file:
-                lines = file.read().split("\n")
-            if len(lines) >= 2 and lines[0].strip().isdigit() and lines[1].startswith("/devtools/browser/"):
-                return f"ws://127.0.0.1:{lines[0].strip()}{lines[1].strip()}"
-        except FileNotFoundError:
-            pass
-        try:
-            os.kill(browser_pid, 0)
-        except ProcessLookupError:
-            raise RuntimeError("Chromium exited before it opened its DevTools port") from None
-        # Chromium writes the file once, early in its start-up; this is the only poll here.
-        time.sleep(min(0.05, deadline.remaining("Chromium's DevToolsActivePort")))
+def save_page(driver, path):
+    """A screenshot of the viewport from the top of the page."""
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(path)
 
 
-def check(state):
-    """Prints every check against EXPECTED; returns the names of those that failed."""
-    failures = []
+def save_dom(driver, path):
+    html = driver.execute_script("return document.documentElement.outerHTML")
+    with open(path, "w", encoding="utf-8") as file:
+        file.write("<!doctype html>\n" + html)
 
-    def expect(what, actual, wanted):
-        good = actual == wanted
-        print(f"  {'ok ' if good else 'FAIL'} {what}: {actual!r}" + ("" if good else f" (wanted {wanted!r})"))
-        if not good:
-            failures.append(what)
 
-    for key, wanted in EXPECTED["tiles"].items():
-        expect(f"tile {key}", state["tiles"].get(key), wanted)
-    agents = {agent["cells"][0] if agent["cells"] else "": agent for agent in state["agents"]}
-    expect("agent rows", len(state["agents"]), len(EXPECTED["activities"]))
-    expect("agent names", sorted(agents), sorted(EXPECTED["activities"]))
-    for name, activity in EXPECTED["activities"].items():
-        expect(f"{name} activity", agents.get(name, {}).get("activity"), activity)
-    for name, status in EXPECTED["statuses"].items():
-        expect(f"{name} status", (agents.get(name, {}).get("cells") or [""] * 7)[2], status)
-    for name, contact_state in EXPECTED["contactStates"].items():
-        expect(f"{name} contact state", (agents.get(name, {}).get("cells") or [""] * 7)[5], contact_state)
-    expect("queues waiting", {cells[0]: cells[1] for cells in state["queues"]}, EXPECTED["queuesWaiting"])
-    expect("live (not greyed out)", "stale" in state["bodyClasses"], False)
-    expect("connection badge", state["connection"], "live")
-    expect("reconnecting banner hidden", state["bannerHidden"], True)
-    expect("day type shown", bool(state["dayType"]), True)
+def fill_what_if(driver, kind, queue, from_queue=None):
+    """Fills the what-if form as a person would (2 agents, 12:15-13:00) and submits it."""
+    Select(driver.find_element(By.ID, "what-if-kind")).select_by_value(kind)
+    Select(driver.find_element(By.ID, "what-if-queue")).select_by_value(DEMO_QUEUE_ID + queue)
+    if from_queue:  # the "from" queue is shown for a move only
+        Select(driver.find_element(By.ID, "what-if-from")).select_by_value(DEMO_QUEUE_ID + from_queue)
+    for field, value in (("what-if-agents", "2"), ("what-if-start", "12:15"), ("what-if-end", "13:00")):
+        element = driver.find_element(By.ID, field)
+        element.clear()
+        element.send_keys(value)
+    driver.find_element(By.ID, "what-if-submit").click()
+
+
+def start_browser(args):
+    """Starts chromedriver at its explicit path; it starts headless Chromium with our profile."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = args.browser
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--no-default-browser-check", "--disable-background-networking", "--disable-component-update",
+                 "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars",
+                 f"--window-size={args.width},{args.height}", f"--user-data-dir={args.profile}"):
+        options.add_argument(flag)
+    # The page's console and uncaught exceptions, read after every check.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    log = open(os.path.join(args.artifacts, "chromium.log"), "wb")
+    # --enable-chrome-logs: Chromium's own stderr goes to the same log as chromedriver's.
+    service = Service(executable_path=args.chromedriver, log_file=log, service_args=["--enable-chrome-logs"])
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(args.timeout)
+    # The window holds the viewport: grow it so the viewport (what screenshots show) is width x height.
+    inner = driver.execute_script("return [innerWidth, innerHeight]")
+    size = driver.get_window_size()
+    driver.set_window_size(size["width"] + args.width - inner[0], size["height"] + args.height - inner[1])
+    return driver
+
+
+def run_checks(driver, checks, args):
+    """Every check, in the page's order: the floor, "Today", the what-if form, Japanese."""
+    os.makedirs(args.artifacts, exist_ok=True)
+    checks.run("console page loads", reader(READ_LOCATION_JS), [args.url, "complete"],
+               action=lambda: driver.get(args.url))
+
+    # The demo floor.
+    def floor(pick):
+        return reader(READ_DOM_JS, pick)
+
+    def agents(state):  # the agent rows by name
+        return {agent["cells"][0]: agent for agent in state["agents"] if agent["cells"]}
+
+    def cell(state, name, index):  # one cell of an agent's row
+        return (agents(state).get(name, {}).get("cells") or [""] * 7)[index]
+
+    checks.run("wallboard tiles", floor(lambda s: s["tiles"]), EXPECTED["tiles"])
+    checks.run("agent names", floor(lambda s: sorted(a["cells"][0] if a["cells"] else "" for a in s["agents"])),
+               sorted(EXPECTED["activities"]))
+    checks.run("agent activities", floor(lambda s: {name: agents(s).get(name, {}).get("activity")
+                                                    for name in EXPECTED["activities"]}), EXPECTED["activities"])
+    checks.run("agent statuses", floor(lambda s: {name: cell(s, name, 2) for name in EXPECTED["statuses"]}),
+               EXPECTED["statuses"])
+    checks.run("agent contact states", floor(lambda s: {name: cell(s, name, 5) for name in EXPECTED["contactStates"]}),
+               EXPECTED["contactStates"])
+    checks.run("queues waiting", floor(lambda s: [cells[:2] for cells in s["queues"]]),
+               [[name, waiting] for name, waiting in EXPECTED["queuesWaiting"].items()])
+    checks.run("live, not reconnecting",
+               floor(lambda s: {"greyed out": "stale" in s["bodyClasses"], "connection badge": s["connection"],
+                                "reconnecting banner hidden": s["bannerHidden"]}),
+               {"greyed out": False, "connection badge": "live", "reconnecting banner hidden": True})
+    checks.run("day type shown", floor(lambda s: bool(s["dayType"])), True)
     for name, wanted in EXPECTED["staffing"].items():
-        expect(f"staffing {name}", state["staffing"].get(name), wanted)
-    expect("staffing order (by shortfall)", state["staffingOrder"], EXPECTED["staffingOrder"])
-    expect("staffing all queues", state["total"], EXPECTED["total"])
-    expect("quiet queues folded", state["quiet"], EXPECTED["quiet"])
-    return failures
+        checks.run(f"staffing {name}", floor(lambda s, name=name: s["staffing"].get(name)), wanted)
+    checks.run("staffing order (by shortfall)", floor(lambda s: s["staffingOrder"]), EXPECTED["staffingOrder"])
+    checks.run("staffing all queues", floor(lambda s: s["total"]), EXPECTED["total"])
+    checks.run("staffing quiet queues folded", floor(lambda s: s["quiet"]), EXPECTED["quiet"])
+    save("console.png", lambda: save_page(driver, os.path.join(args.artifacts, "console.png")))
 
+    # Today: the charts and the banner.
+    def today(*keys):
+        return reader(READ_INTRADAY_JS, lambda s: {key: s.get(key) for key in keys})
 
-# Clicks the language button, then resolves with the Japanese panel once it matches EXPECTED_JA
-# (or its last state at the deadline).
-JAPANESE_JS = r"""
-new Promise((resolve) => {
-  const expected = %(expected)s;
-  const read = () => ({
-    heading: document.querySelector("#staffing-section h2")?.textContent.trim() ?? "",
-    quiet: document.querySelector("#staffing tbody tr.quiet")?.textContent.trim() ?? "",
-    marks: [...document.querySelectorAll("#staffing .mark")].map((mark) => mark.textContent.trim()),
-    total: document.querySelector("#staffing tbody tr.total")?.cells[0].textContent.trim() ?? "",
-    lang: document.documentElement.lang,
-  });
-  let done = false;
-  const finish = (reached) => {
-    if (done) return;
-    done = true;
-    observer.disconnect();
-    clearTimeout(timer);
-    resolve({ reached, state: read() });
-  };
-  const check = () => { if (!done && JSON.stringify(read()) === JSON.stringify(expected)) finish(true); };
-  const observer = new MutationObserver(check);
-  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-  const timer = setTimeout(() => finish(false), %(timeout_ms)d);
-  document.querySelector("#language").click();
-  check();
-})
-"""
+    def expected_today(*keys):
+        return {key: EXPECTED_INTRADAY[key] for key in keys}
 
+    checks.run("Today section", today("hidden", "heading", "order"), expected_today("hidden", "heading", "order"))
+    for name, wanted in EXPECTED_INTRADAY["charts"].items():
+        checks.run(f"Today chart {name}", reader(READ_INTRADAY_JS, lambda s, name=name: s["charts"].get(name)), wanted)
+    checks.run("Today legend and axes", today("legend", "axes"), expected_today("legend", "axes"))
+    checks.run("Today chart styles", today("styles"), expected_today("styles"))
+    checks.run("Today quiet queues", today("quiet"), expected_today("quiet"))
+    checks.run("shortfall banner", today("banner"), expected_today("banner"))
 
-def wait_for(cdp, session, deadline, read, expected, action="() => {}"):
-    """Runs `action` in the page, then waits until `read` gives `expected`; the page's last state."""
-    page_timeout_ms = int(max(0.0, deadline.remaining("the page") - 2) * 1000)
-    expression = WAIT_FOR_JS % {"read": read, "expected": json.dumps(expected, ensure_ascii=False),
-                                "action": action, "timeout_ms": page_timeout_ms}
-    result = cdp.call("Runtime.evaluate", deadline, session, expression=expression, awaitPromise=True,
-                      returnByValue=True)
-    if "exceptionDetails" in result:
-        raise RuntimeError(f"the page check threw: {result['exceptionDetails']}")
-    return result["result"]["value"]["state"]
+    # The what-if form: refused (a move within one queue), then answered (2 agents added).
+    checks.run("what-if refused", reader(READ_WHAT_IF_JS), WHAT_IF_REFUSED,
+               action=lambda: fill_what_if(driver, "move", "tokyo-reservations", "tokyo-reservations"))
+    checks.run("what-if answered", reader(READ_WHAT_IF_JS), WHAT_IF,
+               action=lambda: fill_what_if(driver, "add", "tokyo-reservations"))
+    save("console-intraday.png", lambda: driver.find_element(By.ID, "intraday-section").screenshot(
+        os.path.join(args.artifacts, "console-intraday.png")))
 
+    # Japanese, after the language button.
+    checks.run("Japanese staffing panel", reader(READ_STAFFING_JA_JS), EXPECTED_JA,
+               action=lambda: driver.find_element(By.ID, "language").click())
+    checks.run("Japanese Today", reader(READ_INTRADAY_JA_JS), EXPECTED_INTRADAY_JA)
+    save("console-ja.png", lambda: save_page(driver, os.path.join(args.artifacts, "console-ja.png")))
 
-def compare(what, state, expected, failures):
-    """Prints each of `expected`'s keys against `state`; appends the failed ones to `failures`."""
-    for key, wanted in expected.items():
-        actual = state.get(key)
-        good = actual == wanted
-        print(f"  {'ok ' if good else 'FAIL'} {what} {key}: {actual!r}" + ("" if good else f" (wanted {wanted!r})"))
-        if not good:
-            failures.append(f"{what} {key}")
-
-
-def what_if_action(kind, queue, from_queue):
-    return WHAT_IF_ACTION_JS % {"kind": json.dumps(kind), "queue": json.dumps(DEMO_QUEUE_ID + queue),
-                                "from": json.dumps(DEMO_QUEUE_ID + from_queue)}
+    # The page's exceptions are all in by now: read once, no wait.
+    checks.run("no uncaught exceptions in the page", lambda driver: checks.read_page_log(), [], timeout=0)
+    save("console.html", lambda: save_dom(driver, os.path.join(args.artifacts, "console.html")))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--profile", required=True, help="Chromium's --user-data-dir")
-    parser.add_argument("--browser-pid", required=True, type=int, help="Chromium's process id")
     parser.add_argument("--url", required=True, help="the console URL, token included")
-    parser.add_argument("--artifacts", required=True, help="where console.png, console-intraday.png, console-ja.png and console.html go")
-    parser.add_argument("--timeout", type=float, default=30, help="seconds for the whole check")
+    parser.add_argument("--artifacts", required=True,
+                        help="where console.png, console-intraday.png, console-ja.png, console.html and chromium.log go")
+    parser.add_argument("--profile", required=True, help="Chromium's --user-data-dir (a folder of its own)")
+    parser.add_argument("--timeout", type=float, default=float(os.environ.get("SWITCHBOARD_BROWSER_TIMEOUT", 30)),
+                        help="seconds for each check (SWITCHBOARD_BROWSER_TIMEOUT, else 30)")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--browser", default="/usr/bin/chromium")
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=1000)
     args = parser.parse_args()
 
     started = time.monotonic()
-    deadline = Deadline(args.timeout)
-    ws = WebSocket(devtools_url(args.profile, args.browser_pid, deadline), deadline)
+    os.makedirs(args.artifacts, exist_ok=True)
     try:
-        cdp = DevTools(ws)
-        target = cdp.call("Target.createTarget", deadline, url="about:blank")["targetId"]
-        session = cdp.call("Target.attachToTarget", deadline, targetId=target, flatten=True)["sessionId"]
-        cdp.call("Page.enable", deadline, session)
-        cdp.call("Runtime.enable", deadline, session)
-        cdp.call("Emulation.setDeviceMetricsOverride", deadline, session,
-                 width=args.width, height=args.height, deviceScaleFactor=1, mobile=False)
-        navigation = cdp.call("Page.navigate", deadline, session, url=args.url)
-        if navigation.get("errorText"):
-            raise RuntimeError(f"navigation failed: {navigation['errorText']}")
-        # A load event of the blank page may still be on its way: wait until the console's is in.
-        while True:
-            cdp.wait_event("Page.loadEventFired", deadline, session)
-            loaded = cdp.call("Runtime.evaluate", deadline, session, returnByValue=True,
-                              expression="[location.href, document.readyState]")["result"]["value"]
-            if loaded == [args.url, "complete"]:
-                break
-        print(f"  page loaded after {time.monotonic() - started:.2f} s")
-
-        # The page's own deadline ends a little before ours, so its last state still comes back.
-        page_timeout_ms = int(max(0.0, deadline.remaining("the page") - 2) * 1000)
-        expression = WAIT_JS % {"read": READ_DOM_JS, "expected": json.dumps(EXPECTED), "timeout_ms": page_timeout_ms}
-        result = cdp.call("Runtime.evaluate", deadline, session, expression=expression,
-                          awaitPromise=True, returnByValue=True)
-        if "exceptionDetails" in result:
-            raise RuntimeError(f"the DOM check threw: {result['exceptionDetails']}")
-        outcome = result["result"]["value"]
-        print(f"  DOM {'reached the expected floor' if outcome['reached'] else 'did NOT reach the expected floor'}"
-              f" after {time.monotonic() - started:.2f} s ({outcome['state']['seq']})")
-        failures = check(outcome["state"])
-
-        os.makedirs(args.artifacts, exist_ok=True)
-        screenshot = cdp.call("Page.captureScreenshot", deadline, session, format="png")
-        with open(os.path.join(args.artifacts, "console.png"), "wb") as file:
-            file.write(base64.b64decode(screenshot["data"]))
-
-        # Today: the charts and the banner, then the what-if form refused and run.
-        intraday = wait_for(cdp, session, deadline, READ_INTRADAY_JS, EXPECTED_INTRADAY)
-        charts = intraday.pop("charts", {})
-        compare("intraday", intraday, {k: v for k, v in EXPECTED_INTRADAY.items() if k != "charts"}, failures)
-        for name, wanted in EXPECTED_INTRADAY["charts"].items():
-            compare(f"chart {name}", charts.get(name) or {}, wanted, failures)
-        refused = wait_for(cdp, session, deadline, READ_WHAT_IF_JS, WHAT_IF_REFUSED,
-                           what_if_action("move", "tokyo-reservations", "tokyo-reservations"))
-        compare("what-if refused", refused, WHAT_IF_REFUSED, failures)
-        answered = wait_for(cdp, session, deadline, READ_WHAT_IF_JS, WHAT_IF,
-                            what_if_action("add", "tokyo-reservations", "osaka-delivery"))
-        compare("what-if", answered, WHAT_IF, failures)
-        box = cdp.call("Runtime.evaluate", deadline, session, returnByValue=True, expression=(
-            "(() => { const r = document.querySelector('#intraday-section').getBoundingClientRect();"
-            " return [Math.max(0, r.left + scrollX - 8), Math.max(0, r.top + scrollY - 8), r.width + 16, r.height + 16];"
-            " })()"))["result"]["value"]
-        screenshot = cdp.call("Page.captureScreenshot", deadline, session, format="png", captureBeyondViewport=True,
-                              clip={"x": box[0], "y": box[1], "width": max(1, box[2]), "height": max(1, box[3]),
-                                    "scale": 1})
-        with open(os.path.join(args.artifacts, "console-intraday.png"), "wb") as file:
-            file.write(base64.b64decode(screenshot["data"]))
-
-        page_timeout_ms = int(max(0.0, deadline.remaining("the page") - 2) * 1000)
-        result = cdp.call("Runtime.evaluate", deadline, session, awaitPromise=True, returnByValue=True,
-                          expression=JAPANESE_JS % {"expected": json.dumps(EXPECTED_JA, ensure_ascii=False),
-                                                    "timeout_ms": page_timeout_ms})
-        if "exceptionDetails" in result:
-            raise RuntimeError(f"the Japanese check threw: {result['exceptionDetails']}")
-        japanese = result["result"]["value"]["state"]
-        for key, wanted in EXPECTED_JA.items():
-            good = japanese.get(key) == wanted
-            print(f"  {'ok ' if good else 'FAIL'} Japanese {key}: {japanese.get(key)!r}"
-                  + ("" if good else f" (wanted {wanted!r})"))
-            if not good:
-                failures.append(f"Japanese {key}")
-        japanese = wait_for(cdp, session, deadline, READ_INTRADAY_JA_JS, EXPECTED_INTRADAY_JA)
-        compare("Japanese intraday", japanese, EXPECTED_INTRADAY_JA, failures)
-        screenshot = cdp.call("Page.captureScreenshot", deadline, session, format="png")
-        with open(os.path.join(args.artifacts, "console-ja.png"), "wb") as file:
-            file.write(base64.b64decode(screenshot["data"]))
-        if cdp.exceptions:
-            print(f"  FAIL uncaught exceptions in the page: {len(cdp.exceptions)}")
-            failures.append("page exceptions")
-
-        html = cdp.call("Runtime.evaluate", deadline, session,
-                        expression="document.documentElement.outerHTML", returnByValue=True)
-        with open(os.path.join(args.artifacts, "console.html"), "w", encoding="utf-8") as file:
-            file.write("<!doctype html>\n" + html["result"]["value"])
-        try:
-            cdp.call("Browser.close", deadline)
-        except (ConnectionError, TimeoutError, RuntimeError):
-            pass  # the browser may close the connection before it answers; the caller stops it anyway
+        driver = start_browser(args)
+    except WebDriverException as error:
+        print(f"browser check failed: chromedriver or Chromium did not start: {error.msg}", file=sys.stderr)
+        return 1
+    print(f"  {driver.capabilities.get('browserName')} {driver.capabilities.get('browserVersion')} through "
+          f"chromedriver, started in {time.monotonic() - started:.2f} s; {args.timeout:g} s for each check", flush=True)
+    checks = Checks(driver, args.timeout)
+    try:
+        run_checks(driver, checks, args)
     finally:
-        ws.close()
-    print(f"  {len(failures)} failed, browser check took {time.monotonic() - started:.2f} s")
-    return 1 if failures else 0
+        driver.quit()  # chromedriver closes Chromium, then exits
+    print(f"  browser checks: {len(checks.passed)} passed, {len(checks.failed)} failed, "
+          f"in {time.monotonic() - started:.2f} s")
+    if checks.failed:
+        print(f"  failed: {'; '.join(checks.failed)}")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except (TimeoutError, ConnectionError, RuntimeError, OSError) as error:
-        print(f"browser check failed: {error}", file=sys.stderr)
-        sys.exit(1)
+    sys.exit(main())

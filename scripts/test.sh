@@ -116,7 +116,7 @@ scripts/fuzz-api.sh --seconds 60
 log "the Amazon Connect hook forwarder (deploy/aws/hook-forwarder) against the real hook"
 python3 -W error::ResourceWarning -W ignore::DeprecationWarning deploy/aws/hook-forwarder/test_handler.py
 
-log "real-browser test of the console (headless Chromium over the DevTools protocol)"
+log "real-browser test of the console (headless Chromium through WebDriver)"
 scripts/browser-test.sh
 
 if [ $# -eq 0 ]; then

@@ -2,6 +2,7 @@ import ContactCenter
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Primitives
 import Synchronization
 import Testing
@@ -121,5 +122,127 @@ struct CallerBudgetTests {
                 #expect(statuses == Array(repeating: .ok, count: 5))
             }
         }
+    }
+
+    /// A reforecast that takes a little while and counts how many run at once.
+    final class OverlapSource: IntradaySource {
+        let counts = Mutex((running: 0, most: 0, calls: 0))
+
+        func outlook(
+            _ request: IntradayRequest, now: Double, live: (@Sendable ([String: Double]) async -> IntradayLive?)?
+        ) async throws -> IntradayOutlook {
+            counts.withLock { counts in
+                counts.running += 1
+                counts.calls += 1
+                counts.most = max(counts.most, counts.running)
+            }
+            defer { counts.withLock { $0.running -= 1 } }
+            try await Task.sleep(for: .milliseconds(20))
+            return try IntradayFixtures.outlook()
+        }
+    }
+
+    @Test("MCP staffing_outlook takes the caller's staffing turn: batches and the intraday route run one at a time")
+    func outlookBatches() async throws {
+        let token = "mcp-and-console-token-0123456789"
+        let budget = CallerBudget(concurrent: 1, waiting: 4)
+        let source = OverlapSource()
+        let server = SwitchboardTools.server(
+            flows: HookFixtures.shippedStore, floor: nil, version: "test", intraday: source, staffingBudget: budget,
+            now: { Date(timeIntervalSince1970: 1_784_509_200) })
+        let app = Application(
+            router: buildRouter(
+                dependencies: ServerDependencies(routeProviders: [
+                    MCPRoutes(
+                        server: server, configuration: MCPConfiguration(bearerTokens: [token]),
+                        logger: Logger(label: "t")),
+                    StaffingRoutes(
+                        source: GatedSource(gate: .opened()), tokens: AccessTokens([token]),
+                        timeZone: TimeZone(identifier: "Asia/Tokyo")!, intraday: source,
+                        clock: { Date(timeIntervalSince1970: 1_784_509_200) }, budget: budget),
+                ])))
+        let call: JSONValue = [
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": ["name": "staffing_outlook", "arguments": [:]],
+        ]
+        let batch = ByteBuffer(bytes: try JSONValue.encoder.encode(JSONValue.array(Array(repeating: call, count: 4))))
+        let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+        try await app.test(.router) { client in
+            try await withThrowingTaskGroup(of: [Bool].self) { tasks in
+                for _ in 0..<3 {
+                    tasks.addTask {
+                        try await client.execute(uri: "/mcp", method: .post, headers: headers, body: batch) {
+                            response in
+                            let answers = try JSONDecoder().decode(
+                                JSONValue.self, from: Data(response.body.readableBytesView))
+                            guard case .array(let items) = answers else { return [false] }
+                            return items.map { $0["result"]?["isError"] == false }
+                        }
+                    }
+                }
+                tasks.addTask {
+                    try await client.execute(uri: "/v1/staffing/intraday", method: .get, headers: headers) {
+                        [$0.status == .ok]
+                    }
+                }
+                var answered: [Bool] = []
+                for try await batch in tasks { answered += batch }
+                #expect(answered == Array(repeating: true, count: 13))
+            }
+            let counts = source.counts.withLock { $0 }
+            #expect(counts.calls == 13)
+            #expect(counts.most == 1, "one caller's reforecasts run one at a time")
+
+            // The caller's turn held and its four places taken: the tool says so, as the route's 429 does.
+            let held = StartupGate()
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                for _ in 0..<5 { tasks.addTask { try await budget.run(for: "token:" + token) { await held.wait() } } }
+                try await Self.until { budget.load(of: "token:" + token) == (1, 4) }
+                let single = ByteBuffer(bytes: try JSONValue.encoder.encode(call))
+                try await client.execute(uri: "/mcp", method: .post, headers: headers, body: single) { response in
+                    let answer = try JSONDecoder().decode(JSONValue.self, from: Data(response.body.readableBytesView))
+                    #expect(answer["result"]?["isError"] == true)
+                    #expect(answer["result"]?["structuredContent"]?["error"] == "too_many_requests")
+                }
+                held.open()
+                try await tasks.waitForAll()
+            }
+        }
+    }
+
+    /// How many turns run at once, and the most that did.
+    final class Overlap: Sendable {
+        private let counts = Mutex((running: 0, most: 0))
+        var most: Int { counts.withLock { $0.most } }
+        func begin() {
+            counts.withLock { counts in
+                counts.running += 1
+                counts.most = max(counts.most, counts.running)
+            }
+        }
+        func end() { counts.withLock { $0.running -= 1 } }
+    }
+
+    @Test("each turn runs on the budget's executor, niced: its threads bound the work of every caller together")
+    func executor() async throws {
+        let budget = CallerBudget(concurrent: 1, waiting: 4, executor: ComputeExecutor(threads: 1))
+        let overlap = Overlap()
+        try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            for caller in ["a", "b", "c"] {
+                tasks.addTask {
+                    try await budget.run(for: caller) {
+                        overlap.begin()
+                        // A computation without a suspension point, as a plan is.
+                        usleep(50_000)
+                        overlap.end()
+                        let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+                        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                        return name.hasPrefix("TP-") && nice == ComputeExecutor.niceness
+                    }
+                }
+            }
+            for try await onPool in tasks { #expect(onPool, "a turn ran on the executor's thread, at its priority") }
+        }
+        #expect(overlap.most == 1, "three callers' turns shared the executor's one thread")
     }
 }

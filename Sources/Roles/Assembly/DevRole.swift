@@ -73,7 +73,7 @@ public enum DevRole {
             client: postgres, planner: planner, settings: settings, floor: floor, schema: schema,
             logger: Logger(label: "switchboard.staffing"))
         let mcp = MCPWiring(
-            settings: settings, hook: hook, floor: floor, staffing: planner, intraday: intraday.source, open: true,
+            settings: settings, hook: hook, floor: floor, staffing: planner, intraday: intraday, open: true,
             logger: logger)
         let http = context.http(
             readiness: [
@@ -87,7 +87,7 @@ public enum DevRole {
             scopes: RoleContext.serveScopes.merging(ReceiverWiring.scope) { $1 },
             routes: hook.routeProviders + [floor.routes, receiver.routes, mcp.routes]
                 + [
-                    planner.routes(settings: settings, floor: floor, intraday: intraday.source)
+                    planner.routes(settings: settings, floor: floor, intraday: intraday)
                 ],
             drain: ShutdownDrain(), localAccess: open.isEmpty ? nil : LocalAccessGuard())
         let banner = DevBanner(

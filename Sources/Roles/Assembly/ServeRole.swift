@@ -52,7 +52,7 @@ public enum ServeRole {
         let staffing = try StaffingReaderWiring(settings: settings, floor: floor, logger: logger)
         let mcp = MCPWiring(
             settings: settings, hook: hook, floor: floor, staffing: staffing.planner,
-            intraday: staffing.intraday?.source, open: false, logger: logger)
+            intraday: staffing.intraday, open: false, logger: logger)
         let http = context.http(
             readiness: [
                 KafkaReadinessCheck(

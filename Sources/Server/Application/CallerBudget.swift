@@ -11,6 +11,8 @@ public final class CallerBudget: Sendable {
     public let concurrent: Int
     /// Requests of one caller that may wait for a turn.
     public let waiting: Int
+    /// Where each turn's work runs (``ComputeExecutor``); `nil`: where its caller runs.
+    public let executor: (any TaskExecutor)?
 
     private struct Caller {
         var running = 0
@@ -24,13 +26,19 @@ public final class CallerBudget: Sendable {
 
     private let state = Mutex(State())
 
-    public init(concurrent: Int = 1, waiting: Int = 4) {
+    /// The caller of the request being answered, for a budget taken below its route: an MCP
+    /// tool call that reforecasts takes its turn from the staffing budget as the caller's
+    /// `GET /v1/staffing/intraday` does. `nil` outside a request (tests, the process's own work).
+    @TaskLocal public static var caller: String?
+
+    public init(concurrent: Int = 1, waiting: Int = 4, executor: (any TaskExecutor)? = nil) {
         precondition(concurrent > 0 && waiting >= 0)
         self.concurrent = concurrent
         self.waiting = waiting
+        self.executor = executor
     }
 
-    /// Runs `body` within `caller`'s budget.
+    /// Runs `body` within `caller`'s budget, on ``executor``.
     /// - Throws: ``APIError`` 429 when `caller` already has ``concurrent`` running and
     ///   ``waiting`` waiting, `CancellationError` when the request went away while it waited, or
     ///   what `body` throws.
@@ -45,7 +53,7 @@ public final class CallerBudget: Sendable {
                 headers: [.retryAfter: "1"])
         }
         defer { release(caller) }
-        return try await body()
+        return try await withTaskExecutorPreference(executor) { try await body() }
     }
 
     /// The requests of `caller` running and waiting now (tests, metrics).
@@ -123,8 +131,9 @@ struct CallerBudgetMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        try await budget.run(for: Self.caller(request, context: context)) {
-            try await next(request, context)
+        let caller = Self.caller(request, context: context)
+        return try await budget.run(for: caller) {
+            try await CallerBudget.$caller.withValue(caller) { try await next(request, context) }
         }
     }
 

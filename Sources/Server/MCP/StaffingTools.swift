@@ -17,6 +17,10 @@ struct StaffingTools: Sendable {
     /// The live floor's figures for a reforecast of now; `nil` where no floor runs.
     let live: (@Sendable ([String: Double]) async -> IntradayLive?)?
     let now: @Sendable () -> Date
+    /// The staffing routes' budget: each reforecast takes the caller's turn there (``CallerBudget/caller``),
+    /// so a batch of calls runs within one reader connection of the caller's, as its
+    /// `GET /v1/staffing/intraday` would; `nil`: unbudgeted (tests).
+    var budget: CallerBudget? = nil
 
     var tool: MCPTool {
         MCPTool(
@@ -59,7 +63,14 @@ struct StaffingTools: Sendable {
     /// The source's outlook, its refusals as errors the model can act on.
     func outlook(_ request: IntradayRequest) async throws(MCPToolError) -> IntradayOutlook {
         do {
-            return try await source.outlook(request, now: now().timeIntervalSince1970, live: live)
+            guard let budget else {
+                return try await source.outlook(request, now: now().timeIntervalSince1970, live: live)
+            }
+            return try await budget.run(for: CallerBudget.caller ?? "process") {
+                try await source.outlook(request, now: now().timeIntervalSince1970, live: live)
+            }
+        } catch let refusal as APIError where refusal.status == .tooManyRequests {
+            throw MCPToolError(code: refusal.code, refusal.reason)
         } catch let refusal as StaffingRequestError {
             let message = refusal.message { $0 == .queue ? "queue" : $0.rawValue }
             throw MCPToolError(code: refusal.field == .queue ? "unknown_queue" : "invalid_argument", message)

@@ -28,12 +28,14 @@ public enum SwitchboardTools {
     ///   - assumedHandleSeconds: The handle time of `queue_status`'s expected wait.
     ///   - intraday: The reforecast behind `GET /v1/staffing/intraday`, which `staffing_outlook`
     ///     answers from; `nil` where there is none: the tool is not offered.
+    ///   - staffingBudget: The staffing routes' budget, which each `staffing_outlook` call takes
+    ///     its caller's turn from; `nil`: unbudgeted (tests).
     ///   - now: The clock (tests).
     public static func server(
         flows: any FlowProvider, floor: (@Sendable () async -> FloorView?)?, version: String,
         staffing: (any StaffingSource)? = nil, timeZone: TimeZone = TimeZone(identifier: "Asia/Tokyo")!,
         assumedHandleSeconds: Int = 300, intraday: (any IntradaySource)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        staffingBudget: CallerBudget? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) -> MCPServer {
         let stores = StoreTools(flows: flows, now: now)
         let view = floor ?? { nil }
@@ -48,7 +50,7 @@ public enum SwitchboardTools {
         if floor != nil {
             live = { @Sendable loads in await floorStaffing.live(loads: loads) }
         }
-        let outlook = StaffingTools(source: intraday, live: live, now: now)
+        let outlook = StaffingTools(source: intraday, live: live, now: now, budget: staffingBudget)
         return MCPServer(
             version: version, instructions: instructionsWithOutlook,
             tools: stores.tools + [queues.tool, outlook.tool])

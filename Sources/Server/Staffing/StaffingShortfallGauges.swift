@@ -32,6 +32,7 @@ public struct StaffingShortfallGauges: Service {
     let interval: Duration
     let staleAfter: Double
     let schema: StartupGate
+    let executor: (any TaskExecutor)?
     let factory: (any MetricsFactory)?
     let describe: @Sendable (any Error) -> String
     let logger: Logger
@@ -46,6 +47,7 @@ public struct StaffingShortfallGauges: Service {
     ///   - interval: How often to ask.
     ///   - staleAfter: How long, in seconds, the last figures stand while the source fails.
     ///   - schema: Opens once the database's schema is current; nothing is asked before.
+    ///   - executor: Where the reforecast runs (``ComputeExecutor``); `nil`: on the cooperative pool.
     ///   - factory: The metrics factory; `nil`: the process's (`MetricsSystem`).
     ///   - describe: A failure in words, for the log, without secrets.
     ///   - logger: Where failures go.
@@ -53,7 +55,7 @@ public struct StaffingShortfallGauges: Service {
     public init(
         source: any IntradaySource, floor: FloorStaffing?, request: IntradayRequest = Self.defaultRequest,
         interval: Duration = .seconds(60), staleAfter: Double = 300, schema: StartupGate = .opened(),
-        factory: (any MetricsFactory)? = nil,
+        executor: (any TaskExecutor)? = nil, factory: (any MetricsFactory)? = nil,
         describe: @escaping @Sendable (any Error) -> String = { String(describing: type(of: $0)) },
         logger: Logger, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
@@ -63,6 +65,7 @@ public struct StaffingShortfallGauges: Service {
         self.interval = interval
         self.staleAfter = staleAfter
         self.schema = schema
+        self.executor = executor
         self.factory = factory
         self.describe = describe
         self.logger = logger
@@ -103,7 +106,9 @@ public struct StaffingShortfallGauges: Service {
         let now = clock()
         let outlook: IntradayOutlook
         do {
-            outlook = try await source.outlook(request, now: now, live: live)
+            outlook = try await withTaskExecutorPreference(executor) {
+                try await source.outlook(request, now: now, live: live)
+            }
         } catch {
             if Task.isCancelled { return }
             state.unlogged += 1

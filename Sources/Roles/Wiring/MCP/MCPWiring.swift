@@ -19,12 +19,12 @@ public struct MCPWiring: Sendable {
     ///   - floor: The floor whose view `queue_status` reads.
     ///   - staffing: The forecast `queue_status` shares multi-queue agents by; `nil` without a
     ///     database.
-    ///   - intraday: The reforecast `staffing_outlook` answers from (``IntradayWiring/source``);
+    ///   - intraday: The reforecast `staffing_outlook` answers from, within its caller budget;
     ///     `nil` where there is none: the tool is not offered.
     ///   - open: Whether no credentials leaves the endpoint open (dev).
     public init(
         settings: Settings, hook: HookWiring, floor: FloorWiring?, staffing: (any StaffingSource)? = nil,
-        intraday: (any IntradaySource)? = nil, open: Bool, logger: Logger
+        intraday: IntradayWiring? = nil, open: Bool, logger: Logger
     ) {
         let mcp = settings.mcp
         let oauth = mcp.oauthIssuer.flatMap { issuer in
@@ -52,7 +52,7 @@ public struct MCPWiring: Sendable {
         let server = SwitchboardTools.server(
             flows: hook.store, floor: floor.map { SwitchboardTools.floorView($0.publisher) }, version: Self.version,
             staffing: staffing, timeZone: settings.floorTimeZone, assumedHandleSeconds: mcp.assumedHandleSeconds,
-            intraday: intraday)
+            intraday: intraday?.source, staffingBudget: intraday?.budget)
         routes = MCPRoutes(server: server, configuration: configuration, logger: Logger(label: "switchboard.mcp"))
     }
 }

@@ -14,8 +14,8 @@ import Storage
 /// ```swift
 /// let planner = StaffingPlanner.console(client: postgres, logger: logger)
 /// let intraday = IntradayWiring(client: postgres, planner: planner, settings: settings, floor: floor, logger: logger)
-/// // routes: planner.routes(settings: settings, floor: floor, intraday: intraday.source)
-/// // MCPWiring(..., staffing: planner, intraday: intraday.source, ...)
+/// // routes: planner.routes(settings: settings, floor: floor, intraday: intraday)
+/// // MCPWiring(..., staffing: planner, intraday: intraday, ...)
 /// // services: [.init(service: postgres), ..., .init(service: floor.publisher)] + intraday.services
 /// ```
 /// Run one shortfall service per process that serves the metric; the alert takes the largest
@@ -25,6 +25,13 @@ public struct IntradayWiring: Sendable {
     public let source: any IntradaySource
     /// Sets `switchboard_staffing_shortfall_agents` every minute and after each slot boundary.
     public let shortfall: StaffingShortfallGauges
+    /// Each caller's share of the reader: one plan or reforecast running and four waiting, taken
+    /// by `/v1/staffing`, `/v1/staffing/intraday` and each MCP `staffing_outlook` call alike (a
+    /// batch of 16 calls holds one turn at a time), each turn on ``executor``'s threads; the
+    /// gauges are the process's own and take none.
+    public let budget: CallerBudget
+    /// The threads plans and reforecasts run on, off the cooperative pool the hook answers from.
+    public let executor: ComputeExecutor
 
     /// - Parameters:
     ///   - client: The process's PostgreSQL client (run as a service before these).
@@ -39,14 +46,17 @@ public struct IntradayWiring: Sendable {
         schema: StartupGate = .opened(), logger: Logger
     ) {
         let source = IntradayPlanner(client: client, logger: logger, planner: planner)
+        let executor = ComputeExecutor()
         self.source = source
+        self.executor = executor
+        self.budget = CallerBudget(concurrent: 1, waiting: 4, executor: executor)
         self.shortfall = StaffingShortfallGauges(
             source: source,
             floor: floor.map {
                 FloorStaffing(
                     floor: SwitchboardTools.floorView($0.publisher), source: planner, timeZone: settings.floorTimeZone)
             },
-            schema: schema, describe: { StorageError.summary(of: $0) }, logger: logger)
+            schema: schema, executor: executor, describe: { StorageError.summary(of: $0) }, logger: logger)
     }
 
     /// The services to add to the process's group, after the PostgreSQL client and the floor

@@ -38,7 +38,7 @@ extension StaffingPlanner: StaffingSource {
     /// `GET /v1/staffing` from this planner, with the console's tokens, and the agents staffed
     /// now on `floor`.
     public func routes(
-        settings: Settings, floor: FloorWiring?, intraday: (any IntradaySource)? = nil
+        settings: Settings, floor: FloorWiring?, intraday: IntradayWiring? = nil
     ) -> StaffingRoutes {
         let timeZone = settings.floorTimeZone
         return StaffingRoutes(
@@ -46,7 +46,7 @@ extension StaffingPlanner: StaffingSource {
             floor: floor.map {
                 FloorStaffing(floor: SwitchboardTools.floorView($0.publisher), source: self, timeZone: timeZone)
             },
-            intraday: intraday)
+            intraday: intraday?.source, budget: intraday?.budget ?? CallerBudget())
     }
 }
 

@@ -60,6 +60,6 @@ public struct StaffingReaderWiring {
     /// `/v1/staffing` and `/v1/staffing/intraday` with the console's tokens and the agents staffed
     /// on `floor`; none when staffing is off (the paths answer 404).
     public func routes(settings: Settings, floor: FloorWiring) -> [any RouteProvider] {
-        planner.map { [$0.routes(settings: settings, floor: floor, intraday: intraday?.source)] } ?? []
+        planner.map { [$0.routes(settings: settings, floor: floor, intraday: intraday)] } ?? []
     }
 }

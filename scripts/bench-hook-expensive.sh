@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The "expensive requests" round of `make bench-hook` (scripts/bench-hook.sh runs it last; it also
+# runs alone): what the most expensive valid staffing requests of one token holder cost the IVR
+# hook that shares the `serve` process with them.
+#
+#   scripts/bench-hook-expensive.sh [--rounds N]     # N rounds of three (default 3)
+#
+# 1. builds `switchboard` in release mode (scratch path .build-release, or SWITCHBOARD_BENCH_SCRATCH);
+# 2. a throwaway PostgreSQL with the production roles (deploy/postgres-init/roles.psql), migrated
+#    as switchboard_owner, the default seeded history (8 weeks and last year's holidays, ending
+#    now), refreshed by `staffing plan` as switchboard_staffing_job (a plan stored for tomorrow
+#    only, so that today's reforecast staffs the day from the history itself);
+# 3. `switchboard broker` and `switchboard serve` with its staffing reader as switchboard_serve,
+#    the hook open (SWITCHBOARD_ALLOW_OPEN=hook), one console token and one MCP token;
+# 4. rounds of three, each the hook at 5,000 requests/s for 10 s after a 2 s warm-up
+#    (scripts/tools/fixed-rate.c), p99:
+#    - plain: nothing else runs;
+#    - expensive: scripts/tools/staffing-load.py keeps both tokens' budgets full with the largest
+#      plan, the reforecast with the most what-if changes and batches of 16 `staffing_outlook`;
+#    - control: scripts/tools/cpu-burn.c, a process of its own, burns at a steady rate the CPU the
+#      expensive round took beyond the plain one (serve, PostgreSQL and the load together, from
+#      /proc), and no request reaches the server but the hook's.
+#    The control shows what the CPU contention alone costs the hook; the expensive round's excess
+#    over it is what the server's own handling adds. Each figure is the median of the rounds.
+# Every load runs at most 20 s, on 127.0.0.1 only. The last line is machine-readable:
+#   EXPENSIVE serve_hook_p99_ms_plain=<x> serve_hook_p99_ms_expensive=<x> serve_hook_p99_ms_control=<x>
+#             expensive_cores=<x> (what the control burnt) expensive_hook_failed=<n>
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+rounds=3
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --rounds) rounds=$2; shift 2 ;;
+        *) echo "usage: scripts/bench-hook-expensive.sh [--rounds N]" >&2; exit 2 ;;
+    esac
+done
+[[ "$rounds" =~ ^[1-9]$ ]] || { echo "--rounds takes 1 to 9" >&2; exit 2; }
+
+ensure_packages
+scratch="${SWITCHBOARD_BENCH_SCRATCH:-.build-release}"
+log "building switchboard (release, $scratch)"
+swift build -c release --scratch-path "$scratch" --product switchboard
+binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/switchboard"
+
+work=$(mktemp -d /tmp/switchboard-bench-expensive.XXXXXX)
+chmod 755 "$work"
+serve=""
+broker=""
+cleanup() {
+    for pid in $serve $broker; do kill -INT "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    stop_postgres "$work/pg"
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+compiler=$(command -v cc || command -v gcc || command -v clang) || { echo "no C compiler (cc, gcc or clang)" >&2; exit 1; }
+"$compiler" -O2 -Wall -o "$work/fixed-rate" scripts/tools/fixed-rate.c -lm
+"$compiler" -O2 -Wall -pthread -o "$work/cpu-burn" scripts/tools/cpu-burn.c -lm
+figure() { grep -o "$1=[0-9.]*" "$2" | cut -d= -f2; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+pg_port=$(free_port)
+log "PostgreSQL on 127.0.0.1:$pg_port with the production roles"
+start_postgres "$work/pg" "$pg_port" fast
+create_database "$pg_port" switchboard
+env -u POSTGRES_OWNER_PASSWORD -u POSTGRES_INGEST_PASSWORD -u POSTGRES_RETENTION_PASSWORD \
+    psql -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -X -v ON_ERROR_STOP=1 -v database=switchboard \
+    -f deploy/postgres-init/roles.psql >"$work/roles.log" 2>&1 || { cat "$work/roles.log"; exit 1; }
+database_url() { echo "postgres://$1@127.0.0.1:$pg_port/switchboard"; }
+log "migrating, seeding the default history and refreshing it as the staffing job"
+(
+    export SWITCHBOARD_FLOWS_DIR="$PWD/flows" SWITCHBOARD_LOG_LEVEL=error
+    SWITCHBOARD_DATABASE_URL=$(database_url switchboard_owner) "$binary" migrate
+    SWITCHBOARD_DATABASE_URL=$(database_url switchboard_owner) "$binary" staffing seed
+    SWITCHBOARD_DATABASE_URL=$(database_url switchboard_staffing_job) "$binary" staffing plan \
+        --from tomorrow --to tomorrow --service-level 80/20 --format csv
+) >"$work/setup.log" 2>&1 || { tail -n 20 "$work/setup.log"; exit 1; }
+queue=$(psql -h 127.0.0.1 -p "$pg_port" -U postgres -d switchboard -qAt \
+    -c "SELECT queue FROM staffing_history GROUP BY queue ORDER BY count(*) DESC LIMIT 1")
+[ -n "$queue" ] || { echo "the seeded history has no queue" >&2; exit 1; }
+
+"$binary" broker --partitions 6 --bootstrap-file "$work/bootstrap" >"$work/broker.log" 2>&1 &
+broker=$!
+for _ in $(seq 1 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
+[ -s "$work/bootstrap" ] || { cat "$work/broker.log"; echo "the broker did not start" >&2; exit 1; }
+console_token="console-$(openssl rand -hex 16)"
+mcp_token="mcp-$(openssl rand -hex 16)"
+port=$(free_port)
+log "serve on 127.0.0.1:$port: the hook open, staffing as switchboard_serve"
+env SWITCHBOARD_HTTP_HOST=127.0.0.1 SWITCHBOARD_HTTP_PORT="$port" SWITCHBOARD_FLOWS_DIR="$PWD/flows" \
+    SWITCHBOARD_LOG_LEVEL=warning SWITCHBOARD_KAFKA_BOOTSTRAP="$(cat "$work/bootstrap")" \
+    SWITCHBOARD_ALLOW_OPEN=hook SWITCHBOARD_HOOK_TOKENS= SWITCHBOARD_HOOK_HMAC_SECRET= \
+    SWITCHBOARD_CONSOLE_TOKENS="$console_token" SWITCHBOARD_MCP_TOKENS="$mcp_token" \
+    SWITCHBOARD_STAFFING_DATABASE_URL="$(database_url switchboard_serve)" \
+    "$binary" serve >"$work/serve.log" 2>&1 &
+serve=$!
+wait_ready "http://127.0.0.1:$port/ready/hook" 30 "$serve" || { cat "$work/serve.log"; exit 1; }
+curl -sf -o /dev/null -H "Authorization: Bearer $console_token" "http://127.0.0.1:$port/v1/staffing" ||
+    { cat "$work/serve.log"; echo "serve's /v1/staffing does not answer" >&2; exit 1; }
+
+# The Connect event of a real call, as bench-hook.sh sends it.
+cat >"$work/connect.json" <<'JSON'
+{"Name":"ContactFlowEvent","Details":{"ContactData":{"Attributes":{"language":"ja"},"Channel":"VOICE","ContactId":"5ca32fbd-8f92-46af-92a5-6b0f970f0efe","CustomerEndpoint":{"Address":"+819012345678","Type":"TELEPHONE_NUMBER"},"InitialContactId":"5ca32fbd-8f92-46af-92a5-6b0f970f0efe","InitiationMethod":"INBOUND","InstanceARN":"arn:aws:connect:ap-northeast-1:123456789012:instance/4f2a8c1e-0000-4000-8000-000000000000","MediaStreams":{"Customer":{"Audio":null}},"PreviousContactId":"5ca32fbd-8f92-46af-92a5-6b0f970f0efe","Queue":null,"SystemEndpoint":{"Address":"+81355500103","Type":"TELEPHONE_NUMBER"}},"Parameters":{"flowVersion":"3"}},"Name":"ContactFlowEvent"}
+JSON
+"$work/fixed-rate" -p "$port" -P /v1/hooks/main -b "$work/connect.json" -r 5000 -d 2 -w 1 -c 32 >/dev/null
+
+# The CPU ticks of the processes that serve the expensive requests or send them: serve, the
+# PostgreSQL cluster's processes and, when given, the load's ($1).
+cpu_ticks() {
+    local pid total=0
+    for pid in "$serve" $(postgres_processes "$work/pg") ${1:-}; do
+        total=$(( total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+    done
+    echo "$total"
+}
+failed=0
+# One run of the hook at 5,000 requests/s (file tag $1; $2: the load's pid, if one runs); the
+# cores those processes took during it go to $work/cores-$1.txt.
+hook_run() {
+    local before after t0 t1
+    before=$(cpu_ticks "${2:-}")
+    t0=$(date +%s%N)
+    "$work/fixed-rate" -p "$port" -P /v1/hooks/main -b "$work/connect.json" -r 5000 -d 10 -w 2 -c 32 \
+        >"$work/fixed-$1.txt" || true
+    t1=$(date +%s%N)
+    after=$(cpu_ticks "${2:-}")
+    python3 -c "print(f'{($after - $before) / $(getconf CLK_TCK) / (($t1 - $t0) / 1e9):.2f}')" >"$work/cores-$1.txt"
+    log "$1: $(tail -n 1 "$work/fixed-$1.txt") cores=$(cat "$work/cores-$1.txt") machine load $(cut -d' ' -f1 /proc/loadavg)"
+    failed=$(( failed + $(figure errors "$work/fixed-$1.txt") + $(figure non2xx "$work/fixed-$1.txt") ))
+}
+
+plain=()
+expensive=()
+control=()
+burnt=()
+today=$(TZ=Asia/Tokyo date +%F)
+for round in $(seq 1 "$rounds"); do
+    hook_run "plain-$round"
+    plain+=("$(figure p99_ms "$work/fixed-plain-$round.txt")")
+
+    python3 scripts/tools/staffing-load.py --port "$port" --console-token "$console_token" \
+        --mcp-token "$mcp_token" --date "$today" --queue "$queue" --seconds 15 >"$work/load-$round.txt" &
+    loader=$!
+    sleep 2  # every turn of both budgets taken
+    hook_run "expensive-$round" "$loader"
+    wait "$loader" || log "WARNING: expensive requests failed"
+    log "expensive requests: $(tail -n 1 "$work/load-$round.txt")"
+    expensive+=("$(figure p99_ms "$work/fixed-expensive-$round.txt")")
+
+    extra=$(python3 -c "print(f'{max(0.05, $(cat "$work/cores-expensive-$round.txt") - $(cat "$work/cores-plain-$round.txt")):.2f}')")
+    burnt+=("$extra")
+    "$work/cpu-burn" -c "$extra" -d 14 >"$work/burn-$round.txt" &
+    burner=$!
+    sleep 1
+    hook_run "control-$round"
+    wait "$burner"
+    log "control: $(cat "$work/burn-$round.txt")"
+    control+=("$(figure p99_ms "$work/fixed-control-$round.txt")")
+done
+if ! kill -0 "$serve" 2>/dev/null; then tail -n 20 "$work/serve.log"; echo "serve died" >&2; exit 1; fi
+log "serve's hook p99: plain ${plain[*]} ms; beside the expensive requests ${expensive[*]} ms; beside the control ${control[*]} ms, which burnt ${burnt[*]} cores"
+echo "EXPENSIVE serve_hook_p99_ms_plain=$(median "${plain[@]}") serve_hook_p99_ms_expensive=$(median "${expensive[@]}") serve_hook_p99_ms_control=$(median "${control[@]}") expensive_cores=$(median "${burnt[@]}") expensive_hook_failed=${failed}"
