@@ -18,8 +18,9 @@
 #    - expensive: scripts/tools/staffing-load.py keeps both tokens' budgets full with the largest
 #      plan, the reforecast with the most what-if changes and batches of 16 `staffing_outlook`;
 #    - control: scripts/tools/cpu-burn.c, a process of its own, burns at a steady rate the CPU the
-#      expensive round took beyond the plain one (serve, PostgreSQL and the load together, from
-#      /proc), and no request reaches the server but the hook's.
+#      expensive requests took in that round beyond the plain one (serve's ComputeExecutor threads,
+#      PostgreSQL and the load together, from /proc), and no request reaches the server but the
+#      hook's.
 #    The control shows what the CPU contention alone costs the hook; the expensive round's excess
 #    over it is what the server's own handling adds. Each figure is the median of the rounds.
 # Every load runs at most 20 s, on 127.0.0.1 only. The last line is machine-readable:
@@ -106,11 +107,16 @@ cat >"$work/connect.json" <<'JSON'
 JSON
 "$work/fixed-rate" -p "$port" -P /v1/hooks/main -b "$work/connect.json" -r 5000 -d 2 -w 1 -c 32 >/dev/null
 
-# The CPU ticks of the processes that serve the expensive requests or send them: serve, the
-# PostgreSQL cluster's processes and, when given, the load's ($1).
+# The CPU ticks of the expensive requests' work: serve's ComputeExecutor threads (TP-#…, where
+# each plan, reforecast and MCP post runs), the PostgreSQL cluster's processes and, when given,
+# the load's process ($1). The hook's own threads are left out: they are what is measured.
 cpu_ticks() {
-    local pid total=0
-    for pid in "$serve" $(postgres_processes "$work/pg") ${1:-}; do
+    local pid task total=0
+    for task in /proc/"$serve"/task/*; do
+        [[ "$(cat "$task/comm" 2>/dev/null)" == TP-* ]] || continue
+        total=$(( total + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0) ))
+    done
+    for pid in $(postgres_processes "$work/pg") ${1:-}; do
         total=$(( total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
     done
     echo "$total"

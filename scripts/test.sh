@@ -86,8 +86,11 @@ if [ -z "${SWITCHBOARD_SKIP_LINT:-}" ] && swift format --version >/dev/null 2>&1
     swift format lint --strict --recursive --parallel Package.swift Sources Tests
 fi
 
-log "building the tests"
+log "building the tests (the deploy linters install beside it)"
+scripts/deploycheck/install-tools.sh >"$workdir/linters.log" 2>&1 &
+linters=$!
 swift build --build-tests
+wait "$linters" || cat "$workdir/linters.log" >&2  # validate-deploy.sh tries again and fails
 export SWITCHBOARD_BINARY="$(swift build --show-bin-path)/switchboard"
 
 log "validating docker-compose.yml, deploy/ manifests, alert rules and the Grafana dashboard"

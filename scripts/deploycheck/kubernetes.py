@@ -6,14 +6,12 @@ WORK holds the renders the shell made with `kubectl kustomize`: kubernetes.yaml 
 kubernetes-receive.yaml (+ components/receive), kubernetes-live-flows.yaml (+ components/live-flows);
 a render that is missing or empty is skipped (the shell has reported why). Checks:
 
-- sources: every YAML file of deploy/kubernetes parses, every object has apiVersion, kind and a
-  name, kustomization.yaml lists every file beside it and loads no generator file from outside
+- sources: kustomization.yaml lists every file beside it and loads no generator file from outside
   (kustomize's default load restrictor refuses it);
 - deploy/docs/kubernetes.md, "## Deployment steps": the steps `kubectl create` the Secrets (which
   never replaces one) and apply nothing but -k; the Secrets' names and keys are what the pods receive;
-- each render: apiVersions, the switchboard namespace, no Secret and no placeholder value; per pod
-  non-root, no service account token, resources, a locked-down securityContext, every referenced
-  ConfigMap / Secret / volume defined; each role receives only the secrets it needs; the CA files
+- each render: the switchboard namespace, no Secret and no placeholder value; per pod every
+  referenced ConfigMap / Secret / volume defined; each role receives only the secrets it needs; the CA files
   the settings name are mounted, and the optional CA Secrets are; database logins
   (deploy/docs/database-roles.md): one Secret per role holds its SWITCHBOARD_DATABASE_URL (serve's:
   SWITCHBOARD_STAFFING_DATABASE_URL, read-only), each URL names a login of the role's own, none an administrator's (postgres, rdsadmin, …), and only migrate's is the
@@ -23,6 +21,9 @@ a render that is missing or empty is skipped (the shell has reported why). Check
   it, the drain and the consumer close), ingest memory against its measured RSS; a Deployment for
   ingest and serve, a migrate Job; Services and PDBs select pods, every Deployment has a PDB; the
   flows directory (image's in the base, the ConfigMap's with live-flows).
+
+The generic checks are deploycheck.tools': YAML syntax (yamllint), apiVersions and schemas
+(kubernetes-validate), pod security contexts, resources and service account tokens (checkov).
 
 Prints each check's summary; exits 1 with the list of problems.
 """
@@ -36,11 +37,6 @@ import sys
 from .common import PLACEHOLDER_WORDS, STEPS, STEPS_PAGE, Report, load_all, read
 
 K = "kubernetes"
-KNOWN_API = {
-    "Namespace": "v1", "ConfigMap": "v1", "Secret": "v1", "Service": "v1",
-    "Deployment": "apps/v1", "Job": "batch/v1", "PodDisruptionBudget": "policy/v1", "CronJob": "batch/v1",
-    "NetworkPolicy": "networking.k8s.io/v1", "Ingress": "networking.k8s.io/v1", "PriorityClass": "scheduling.k8s.io/v1",
-}
 CLUSTER_SCOPED = {"Namespace", "PriorityClass"}
 MiB = 1024**2
 
@@ -95,38 +91,17 @@ def quantity(text):
 
 # ---------------------------------------------------------------------------------- sources
 def sources(report, root):
-    """Every file of deploy/kubernetes parses and kustomization.yaml lists every file beside it."""
+    """kustomization.yaml lists every file beside it and loads no generator file from outside."""
     kdir = os.path.join(root, "deploy", "kubernetes")
-    files = sorted(glob.glob(os.path.join(kdir, "**", "*.yaml"), recursive=True)
-                   + glob.glob(os.path.join(kdir, "**", "*.yml"), recursive=True))
-    if not files:
-        report.problem(K, "deploy/kubernetes", "no YAML files")
-    raw_objects = 0
-    kustomization = None
-    for path in files:
-        rel = os.path.relpath(path, root)
-        for index, doc in enumerate(load_all(report, path, root)):
-            where = f"{rel}#{index}"
-            if not isinstance(doc, dict):
-                report.problem(K, where, "document is not a mapping")
-                continue
-            if doc.get("kind") in ("Kustomization", "Component"):
-                if os.path.dirname(path) == kdir and doc.get("kind") == "Kustomization":
-                    kustomization = doc
-                continue
-            raw_objects += 1
-            for key in ("apiVersion", "kind"):
-                if not doc.get(key):
-                    report.problem(K, where, f"missing {key}")
-            if not (doc.get("metadata") or {}).get("name"):
-                report.problem(K, where, "missing metadata.name")
-    if kustomization is None:
+    files = sorted(glob.glob(os.path.join(kdir, "*.yaml")) + glob.glob(os.path.join(kdir, "*.yml")))
+    path = os.path.join(kdir, "kustomization.yaml")
+    kustomization = next(iter(load_all(report, path, root)), None) if os.path.exists(path) else None
+    if not isinstance(kustomization, dict):
         report.problem(K, "deploy/kubernetes", "no kustomization.yaml")
     else:
         listed = {os.path.normpath(os.path.join(kdir, r)) for r in kustomization.get("resources", [])}
         for path in files:
-            if os.path.dirname(path) == kdir and os.path.basename(path) != "kustomization.yaml" \
-                    and os.path.normpath(path) not in listed:
+            if os.path.basename(path) != "kustomization.yaml" and os.path.normpath(path) not in listed:
                 report.problem(K, "deploy/kubernetes/kustomization.yaml", f"{os.path.basename(path)} is not listed in resources")
         for generator in kustomization.get("configMapGenerator", []) + kustomization.get("secretGenerator", []):
             for f in generator.get("files", []) + generator.get("envs", []):
@@ -134,7 +109,7 @@ def sources(report, root):
                 if os.path.relpath(os.path.normpath(os.path.join(kdir, f)), kdir).startswith(".."):
                     report.problem(K, "deploy/kubernetes/kustomization.yaml",
                                    f"generator file {f} is outside deploy/kubernetes: kustomize's default load restrictor refuses it")
-    report.say(f"deploy/kubernetes: {len(files)} files, {raw_objects} objects parsed, kustomization lists every file")
+    report.say(f"deploy/kubernetes: kustomization.yaml lists the {len(files) - 1} files beside it, no generator file from outside")
 
 
 # ---------------------------------------------------------------------------------- steps
@@ -249,15 +224,13 @@ class Render:
         for doc in self.docs:
             kinds[doc.get("kind")] = kinds.get(doc.get("kind"), 0) + 1
         self.report.say(f"{self.label}: {sum(kinds.values())} objects {dict(sorted(kinds.items()))}: probes per role, "
-                        "preStop/grace, resources, secrets per role, a database login per role, CA mounts, selectors, "
-                        "security context")
+                        "preStop/grace, ingest memory, secrets per role, a database login per role, CA mounts, selectors, "
+                        "every reference defined")
 
     def objects(self):
-        """apiVersions and namespace; no Secret and no placeholder anywhere in the render."""
+        """The namespace; no Secret and no placeholder anywhere in the render."""
         for where, doc in self.entries:
             kind = doc.get("kind")
-            if kind in KNOWN_API and doc.get("apiVersion") != KNOWN_API[kind]:
-                self.problem(where, f"{kind} should use apiVersion {KNOWN_API[kind]}, not {doc.get('apiVersion')}")
             if kind not in CLUSTER_SCOPED and (doc.get("metadata") or {}).get("namespace") != "switchboard":
                 self.problem(where, "namespace should be switchboard")
         # A Secret here would replace the real one (created out of band, step 2 of
@@ -348,15 +321,8 @@ class Render:
                 self.problem(self.label, f"{', '.join(sorted(roles))} share the login {user}: each role gets its own")
 
     def pod(self, where, spec, role):
-        """Security, resources, references and the secrets of one pod spec."""
-        psc = spec.get("securityContext") or {}
-        if psc.get("runAsNonRoot") is not True:
-            self.problem(where, "pod securityContext.runAsNonRoot must be true")
-        if spec.get("automountServiceAccountToken") is not False:
-            self.problem(where, "automountServiceAccountToken should be false (no role needs the API)")
+        """The references and the secrets of one pod spec."""
         containers = spec.get("containers") or []
-        if not containers:
-            self.problem(where, "no containers")
         volumes = {v.get("name"): v for v in spec.get("volumes") or []}
         for name, v in volumes.items():
             for kind, key, known in (("configMap", "name", self.configmaps), ("secret", "secretName", self.secrets)):
@@ -367,21 +333,6 @@ class Render:
         return containers
 
     def container(self, cw, c, volumes, role):
-        if not c.get("image"):
-            self.problem(cw, "no image")
-        resources = c.get("resources") or {}
-        req, lim = resources.get("requests") or {}, resources.get("limits") or {}
-        if not req.get("cpu") or not req.get("memory"):
-            self.problem(cw, "resources.requests.cpu and .memory required")
-        if not lim.get("memory"):
-            self.problem(cw, "resources.limits.memory required")
-        csc = c.get("securityContext") or {}
-        if csc.get("readOnlyRootFilesystem") is not True:
-            self.problem(cw, "securityContext.readOnlyRootFilesystem should be true")
-        if csc.get("allowPrivilegeEscalation") is not False:
-            self.problem(cw, "securityContext.allowPrivilegeEscalation must be false")
-        if "ALL" not in ((csc.get("capabilities") or {}).get("drop") or []):
-            self.problem(cw, "securityContext.capabilities.drop must include ALL")
         for src in c.get("envFrom") or []:
             for kind, known in (("configMapRef", self.configmaps), ("secretRef", self.secrets)):
                 if kind in src and src[kind].get("name") not in known and src[kind].get("optional") is not True:
@@ -425,8 +376,6 @@ class Render:
         spec = d.get("spec") or {}
         selector = (spec.get("selector") or {}).get("matchLabels") or {}
         labels = ((spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
-        if not selector:
-            self.problem(where, "Deployment without spec.selector.matchLabels")
         for k, v in selector.items():
             if labels.get(k) != v:
                 self.problem(where, f"selector {k}={v} does not match template labels")

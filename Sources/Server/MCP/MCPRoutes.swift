@@ -22,8 +22,9 @@ public struct MCPRoutes: RouteProvider {
     let authenticator: MCPAuthenticator
     let logger: Logger
     /// Each credential's share of the server: four posts at a time, 32 more waiting (a gateway
-    /// such as AgentCore calls for many conversations with one credential).
-    let budget = CallerBudget(concurrent: 4, waiting: 32)
+    /// such as AgentCore calls for many conversations with one credential), each on the
+    /// executor given.
+    let budget: CallerBudget
 
     /// The endpoint's path.
     public static let path = "/mcp"
@@ -35,10 +36,14 @@ public struct MCPRoutes: RouteProvider {
     ///   - server: Answers the messages.
     ///   - configuration: Credentials and limits.
     ///   - fetchKeys: Fetches the OAuth issuer's JWKS (tests); by default from its URL.
+    ///   - executor: Where each post's work runs, its JSON and its tools' answers
+    ///     (``ComputeExecutor``, as the staffing routes'): off the cooperative pool the hook
+    ///     answers from; `nil`: on it.
     public init(
         server: MCPServer, configuration: MCPConfiguration, logger: Logger,
-        fetchKeys: (@Sendable () async throws -> Data)? = nil
+        fetchKeys: (@Sendable () async throws -> Data)? = nil, executor: (any TaskExecutor)? = nil
     ) {
+        self.budget = CallerBudget(concurrent: 4, waiting: 32, executor: executor)
         self.server = server
         self.authenticator = MCPAuthenticator(configuration: configuration, logger: logger, fetchKeys: fetchKeys)
         self.logger = logger

@@ -225,12 +225,10 @@ class CloudFormationTest(CheckerTest):
         self.assertReports(problems, "no alarm on Switchboard/HookForwarder FallbackAnswers of Forwarder")
         self.assertReports(problems, "Failed: failed deliveries expire after 7 days")
 
-    def test_a_service_role_for_anyone_and_logs_kept_forever(self):
+    def test_a_service_role_for_anyone_and_no_log_group(self):
         condition = TEMPLATE[TEMPLATE.index("            Condition:"):TEMPLATE.index("  ForwarderRole:")]
-        template = TEMPLATE.replace(condition, "").replace("      RetentionInDays: 90\n", "")
-        problems = self.alarms(template)
+        problems = self.alarms(TEMPLATE.replace(condition, ""))
         self.assertReports(problems, "RuleRole: events.amazonaws.com may assume it for anyone")
-        self.assertReports(problems, "Forwarder: its log group has no RetentionInDays")
         self.assertNotIn("ForwarderRole", " ".join(problems))
         problems = self.alarms(TEMPLATE.replace("${Forwarder}", "other"))
         self.assertReports(problems, "Forwarder: no AWS::Logs::LogGroup")

@@ -19,8 +19,9 @@ public struct MCPWiring: Sendable {
     ///   - floor: The floor whose view `queue_status` reads.
     ///   - staffing: The forecast `queue_status` shares multi-queue agents by; `nil` without a
     ///     database.
-    ///   - intraday: The reforecast `staffing_outlook` answers from, within its caller budget;
-    ///     `nil` where there is none: the tool is not offered.
+    ///   - intraday: The reforecast `staffing_outlook` answers from, within its caller budget,
+    ///     and the threads every post runs on; `nil` where there is none: the tool is not
+    ///     offered, and posts run on the cooperative pool.
     ///   - open: Whether no credentials leaves the endpoint open (dev).
     public init(
         settings: Settings, hook: HookWiring, floor: FloorWiring?, staffing: (any StaffingSource)? = nil,
@@ -53,6 +54,8 @@ public struct MCPWiring: Sendable {
             flows: hook.store, floor: floor.map { SwitchboardTools.floorView($0.publisher) }, version: Self.version,
             staffing: staffing, timeZone: settings.floorTimeZone, assumedHandleSeconds: mcp.assumedHandleSeconds,
             intraday: intraday?.source, staffingBudget: intraday?.budget)
-        routes = MCPRoutes(server: server, configuration: configuration, logger: Logger(label: "switchboard.mcp"))
+        routes = MCPRoutes(
+            server: server, configuration: configuration, logger: Logger(label: "switchboard.mcp"),
+            executor: intraday?.executor)
     }
 }
