@@ -55,50 +55,48 @@ def main():
         with lock:
             counts[key] += n
 
-    def staffing(offset):
-        connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
-        headers = {"Authorization": "Bearer " + args.console_token}
-        turn = offset
-        while time.monotonic() < deadline:
-            path, key = (plan, "plans") if turn % 2 == 0 else (reforecast, "reforecasts")
-            try:
-                connection.request("GET", path, headers=headers)
-                response = connection.getresponse()
-                response.read()
-            except (OSError, http.client.HTTPException):
-                count("failed")
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
-                continue
-            if response.status == 200:
-                count(key)
-                turn += 1
-            elif response.status == 429:
-                count("refused")
-                time.sleep(0.05)
-            else:
-                count("failed")
+    class Client:
+        """One keep-alive connection; a request that fails is counted, and the connection opened anew."""
 
-    def outlook():
-        connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
-        headers = {"Authorization": "Bearer " + args.mcp_token, "Content-Type": "application/json",
-                   "Accept": "application/json, text/event-stream"}
-        while time.monotonic() < deadline:
+        def __init__(self, headers):
+            self.headers = headers
+            self.connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
+
+        def send(self, method, path, body=None):
+            """The body of a 200, or None: failed or refused (a 429 waits 50 ms)."""
             try:
-                connection.request("POST", "/mcp", body=batch, headers=headers)
-                response = connection.getresponse()
-                body = response.read()
+                self.connection.request(method, path, body=body, headers=self.headers)
+                response = self.connection.getresponse()
+                answer = response.read()
             except (OSError, http.client.HTTPException):
                 count("failed")
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
-                continue
+                self.connection.close()
+                self.connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
+                return None
             if response.status == 429:
                 count("refused")
                 time.sleep(0.05)
-                continue
+                return None
             if response.status != 200:
                 count("failed")
+                return None
+            return answer
+
+    def staffing(offset):
+        client = Client({"Authorization": "Bearer " + args.console_token})
+        turn = offset
+        while time.monotonic() < deadline:
+            path, key = (plan, "plans") if turn % 2 == 0 else (reforecast, "reforecasts")
+            if client.send("GET", path) is not None:
+                count(key)
+                turn += 1
+
+    def outlook():
+        client = Client({"Authorization": "Bearer " + args.mcp_token, "Content-Type": "application/json",
+                         "Accept": "application/json, text/event-stream"})
+        while time.monotonic() < deadline:
+            body = client.send("POST", "/mcp", batch)
+            if body is None:
                 continue
             for answer in json.loads(body):
                 result = answer.get("result", {})

@@ -26,9 +26,9 @@ public final class CallerBudget: Sendable {
 
     private let state = Mutex(State())
 
-    /// The caller of the request being answered, for a budget taken below its route: an MCP
-    /// tool call that reforecasts takes its turn from the staffing budget as the caller's
-    /// `GET /v1/staffing/intraday` does. `nil` outside a request (tests, the process's own work).
+    /// The caller of the turn running (``run(for:_:)`` sets it), for a budget taken below its
+    /// route: an MCP tool call that reforecasts takes its turn from the staffing budget as the
+    /// caller's `GET /v1/staffing/intraday` does. `nil` outside a turn (tests, the process's own work).
     @TaskLocal public static var caller: String?
 
     public init(concurrent: Int = 1, waiting: Int = 4, executor: (any TaskExecutor)? = nil) {
@@ -38,7 +38,7 @@ public final class CallerBudget: Sendable {
         self.executor = executor
     }
 
-    /// Runs `body` within `caller`'s budget, on ``executor``.
+    /// Runs `body` within `caller`'s budget, on ``executor``, with ``caller`` set to `caller`.
     /// - Throws: ``APIError`` 429 when `caller` already has ``concurrent`` running and
     ///   ``waiting`` waiting, `CancellationError` when the request went away while it waited, or
     ///   what `body` throws.
@@ -53,7 +53,9 @@ public final class CallerBudget: Sendable {
                 headers: [.retryAfter: "1"])
         }
         defer { release(caller) }
-        return try await withTaskExecutorPreference(executor) { try await body() }
+        return try await withTaskExecutorPreference(executor) {
+            try await Self.$caller.withValue(caller) { try await body() }
+        }
     }
 
     /// The requests of `caller` running and waiting now (tests, metrics).
@@ -131,9 +133,8 @@ struct CallerBudgetMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let caller = Self.caller(request, context: context)
-        return try await budget.run(for: caller) {
-            try await CallerBudget.$caller.withValue(caller) { try await next(request, context) }
+        try await budget.run(for: Self.caller(request, context: context)) {
+            try await next(request, context)
         }
     }
 

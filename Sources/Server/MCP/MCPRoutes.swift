@@ -51,9 +51,8 @@ public struct MCPRoutes: RouteProvider {
 
     public func addRoutes(to router: Router<SwitchboardRequestContext>) {
         router.post(RouterPath(Self.path)) { [budget] request, context -> Response in
-            let caller = CallerBudgetMiddleware.caller(request, context: context)
-            return try await budget.run(for: caller) {
-                try await CallerBudget.$caller.withValue(caller) { try await post(request, context: context) }
+            try await budget.run(for: CallerBudgetMiddleware.caller(request, context: context)) {
+                try await post(request, context: context)
             }
         }
         for method in [HTTPRequest.Method.get, .delete] {

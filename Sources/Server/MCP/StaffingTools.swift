@@ -63,12 +63,9 @@ struct StaffingTools: Sendable {
     /// The source's outlook, its refusals as errors the model can act on.
     func outlook(_ request: IntradayRequest) async throws(MCPToolError) -> IntradayOutlook {
         do {
-            guard let budget else {
-                return try await source.outlook(request, now: now().timeIntervalSince1970, live: live)
-            }
-            return try await budget.run(for: CallerBudget.caller ?? "process") {
-                try await source.outlook(request, now: now().timeIntervalSince1970, live: live)
-            }
+            let reforecast = { try await source.outlook(request, now: now().timeIntervalSince1970, live: live) }
+            guard let budget else { return try await reforecast() }
+            return try await budget.run(for: CallerBudget.caller ?? "process", reforecast)
         } catch let refusal as APIError where refusal.status == .tooManyRequests {
             throw MCPToolError(code: refusal.code, refusal.reason)
         } catch let refusal as StaffingRequestError {

@@ -49,7 +49,7 @@ public struct IntradayWiring: Sendable {
         let executor = ComputeExecutor()
         self.source = source
         self.executor = executor
-        self.budget = CallerBudget(concurrent: 1, waiting: 4, executor: executor)
+        self.budget = CallerBudget(executor: executor)
         self.shortfall = StaffingShortfallGauges(
             source: source,
             floor: floor.map {
