@@ -3,7 +3,7 @@
 # runs alone): what the most expensive valid staffing requests of one token holder cost the IVR
 # hook that shares the `serve` process with them.
 #
-#   scripts/bench-hook-expensive.sh [--rounds N]     # N rounds of three (default 3)
+#   scripts/bench-hook-expensive.sh [--rounds N] [--sched]     # N rounds of three (default 3)
 #
 # 1. builds `switchboard` in release mode (scratch path .build-release, or SWITCHBOARD_BENCH_SCRATCH);
 # 2. a throwaway PostgreSQL with the production roles (deploy/postgres-init/roles.psql), migrated
@@ -17,12 +17,16 @@
 #    - plain: nothing else runs;
 #    - expensive: scripts/tools/staffing-load.py keeps both tokens' budgets full with the largest
 #      plan, the reforecast with the most what-if changes and batches of 16 `staffing_outlook`;
-#    - control: scripts/tools/cpu-burn.c, a process of its own, burns at a steady rate the CPU the
-#      expensive requests took in that round beyond the plain one (serve's ComputeExecutor threads,
-#      PostgreSQL and the load together, from /proc), and no request reaches the server but the
-#      hook's.
+#    - control: scripts/tools/cpu-burn.c burns at a steady rate the CPU the expensive requests took
+#      in that round beyond the plain one (from /proc), and no request reaches the server but the
+#      hook's. Each part burns as the processes it stands for are scheduled: serve's
+#      ComputeExecutor threads' part at nice 10, PostgreSQL's in a session of its own (pg_ctl
+#      starts the server with setsid, and the kernel shares the CPU between sessions' groups
+#      first), the load's as it runs.
 #    The control shows what the CPU contention alone costs the hook; the expensive round's excess
 #    over it is what the server's own handling adds. Each figure is the median of the rounds.
+# With --sched, `perf sched` records 4 s of each expensive and control run, and a BLAME line
+# (scripts/tools/sched-blame.py) names who held the CPU while the hook's threads waited for it.
 # Every load runs at most 20 s, on 127.0.0.1 only. The last line is machine-readable:
 #   EXPENSIVE serve_hook_p99_ms_plain=<x> serve_hook_p99_ms_expensive=<x> serve_hook_p99_ms_control=<x>
 #             expensive_cores=<x> (what the control burnt) expensive_hook_failed=<n>
@@ -31,13 +35,16 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 rounds=3
+sched=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --rounds) rounds=$2; shift 2 ;;
-        *) echo "usage: scripts/bench-hook-expensive.sh [--rounds N]" >&2; exit 2 ;;
+        --sched) sched=1; shift ;;
+        *) echo "usage: scripts/bench-hook-expensive.sh [--rounds N] [--sched]" >&2; exit 2 ;;
     esac
 done
 [[ "$rounds" =~ ^[1-9]$ ]] || { echo "--rounds takes 1 to 9" >&2; exit 2; }
+[ -z "$sched" ] || command -v perf >/dev/null || { echo "--sched needs perf (apt-get install linux-perf)" >&2; exit 1; }
 
 ensure_packages
 scratch="${SWITCHBOARD_BENCH_SCRATCH:-.build-release}"
@@ -56,6 +63,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# The nice value of serve's ComputeExecutor threads, which the control's compute part burns at.
+niceness=$(grep -o 'niceness: Int32 = [0-9]*' Sources/Server/Application/ComputeExecutor.swift | grep -o '[0-9]*$')
+[ -n "$niceness" ] || { echo "ComputeExecutor.niceness not found in Sources/Server/Application/ComputeExecutor.swift" >&2; exit 1; }
 compiler=$(command -v cc || command -v gcc || command -v clang) || { echo "no C compiler (cc, gcc or clang)" >&2; exit 1; }
 "$compiler" -O2 -Wall -o "$work/fixed-rate" scripts/tools/fixed-rate.c -lm
 "$compiler" -O2 -Wall -pthread -o "$work/cpu-burn" scripts/tools/cpu-burn.c -lm
@@ -121,19 +131,45 @@ cpu_ticks() {
     done
     echo "$total"
 }
+# The same ticks apart: serve's ComputeExecutor threads', then PostgreSQL's.
+part_ticks() {
+    local pid task compute=0 pg=0
+    for task in /proc/"$serve"/task/*; do
+        [[ "$(cat "$task/comm" 2>/dev/null)" == TP-* ]] || continue
+        compute=$(( compute + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0) ))
+    done
+    for pid in $(postgres_processes "$work/pg"); do
+        pg=$(( pg + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+    done
+    echo "$compute $pg"
+}
 failed=0
 # One run of the hook at 5,000 requests/s (file tag $1; $2: the load's pid, if one runs); the
-# cores those processes took during it go to $work/cores-$1.txt.
+# cores those processes took during it go to $work/cores-$1.txt, serve's ComputeExecutor's and
+# PostgreSQL's apart to $work/parts-$1.txt.
 hook_run() {
-    local before after t0 t1
+    local before after t0 t1 parts0 parts1 recorder=""
     before=$(cpu_ticks "${2:-}")
+    parts0=$(part_ticks)
     t0=$(date +%s%N)
+    if [ -n "$sched" ] && [[ "$1" != plain-* ]]; then
+        (sleep 4; perf sched record -q -o "$work/sched-$1.data" -- sleep 4 >/dev/null 2>&1) &
+        recorder=$!
+    fi
     "$work/fixed-rate" -p "$port" -P /v1/hooks/main -b "$work/connect.json" -r 5000 -d 10 -w 2 -c 32 \
         >"$work/fixed-$1.txt" || true
     t1=$(date +%s%N)
     after=$(cpu_ticks "${2:-}")
+    parts1=$(part_ticks)
     python3 -c "print(f'{($after - $before) / $(getconf CLK_TCK) / (($t1 - $t0) / 1e9):.2f}')" >"$work/cores-$1.txt"
-    log "$1: $(tail -n 1 "$work/fixed-$1.txt") cores=$(cat "$work/cores-$1.txt") machine load $(cut -d' ' -f1 /proc/loadavg)"
+    python3 -c "
+a, b = '$parts0'.split(), '$parts1'.split()
+print(' '.join(f'{(int(y) - int(x)) / $(getconf CLK_TCK) / (($t1 - $t0) / 1e9):.2f}' for x, y in zip(a, b)))" >"$work/parts-$1.txt"
+    log "$1: $(tail -n 1 "$work/fixed-$1.txt") cores=$(cat "$work/cores-$1.txt") (compute, PostgreSQL: $(cat "$work/parts-$1.txt")) machine load $(cut -d' ' -f1 /proc/loadavg)"
+    if [ -n "$recorder" ]; then
+        wait "$recorder" || true
+        log "$1: $(perf sched timehist -i "$work/sched-$1.data" 2>/dev/null | python3 scripts/tools/sched-blame.py)"
+    fi
     failed=$(( failed + $(figure errors "$work/fixed-$1.txt") + $(figure non2xx "$work/fixed-$1.txt") ))
 }
 
@@ -157,12 +193,22 @@ for round in $(seq 1 "$rounds"); do
 
     extra=$(python3 -c "print(f'{max(0.05, $(cat "$work/cores-expensive-$round.txt") - $(cat "$work/cores-plain-$round.txt")):.2f}')")
     burnt+=("$extra")
-    "$work/cpu-burn" -c "$extra" -d 14 >"$work/burn-$round.txt" &
+    # The excess split into serve's ComputeExecutor part, PostgreSQL's and the rest (the load's),
+    # each at least 0.01 of a core.
+    read -r compute pg rest < <(python3 -c "
+e, p = [float(v) for v in open('$work/parts-expensive-$round.txt').read().split()], [float(v) for v in open('$work/parts-plain-$round.txt').read().split()]
+compute, pg = max(0.01, e[0] - p[0]), max(0.01, e[1] - p[1])
+print(f'{compute:.2f} {pg:.2f} {max(0.01, $extra - compute - pg):.2f}')")
+    nice -n "$niceness" "$work/cpu-burn" -c "$compute" -d 14 >"$work/burn-compute-$round.txt" &
+    burner_compute=$!
+    setsid "$work/cpu-burn" -c "$pg" -d 14 >"$work/burn-pg-$round.txt" &
+    burner_pg=$!
+    "$work/cpu-burn" -c "$rest" -d 14 >"$work/burn-$round.txt" &
     burner=$!
     sleep 1
     hook_run "control-$round"
-    wait "$burner"
-    log "control: $(cat "$work/burn-$round.txt")"
+    wait "$burner" "$burner_compute" "$burner_pg"
+    log "control: serve's compute part at nice $niceness $(cat "$work/burn-compute-$round.txt"); PostgreSQL's in a session of its own $(cat "$work/burn-pg-$round.txt"); the load's $(cat "$work/burn-$round.txt")"
     control+=("$(figure p99_ms "$work/fixed-control-$round.txt")")
 done
 if ! kill -0 "$serve" 2>/dev/null; then tail -n 20 "$work/serve.log"; echo "serve died" >&2; exit 1; fi
