@@ -117,23 +117,12 @@ cat >"$work/connect.json" <<'JSON'
 JSON
 "$work/fixed-rate" -p "$port" -P /v1/hooks/main -b "$work/connect.json" -r 5000 -d 2 -w 1 -c 32 >/dev/null
 
-# The CPU ticks of the expensive requests' work: serve's ComputeExecutor threads (TP-#…, where
-# each plan, reforecast and MCP post runs), the PostgreSQL cluster's processes and, when given,
+# The CPU ticks of the expensive requests' work, in three parts: serve's TP-#… threads (the
+# ComputeExecutor's, where each plan, reforecast and MCP post runs, and NIO's shared pool's, where
+# the floor polls Kafka in every round alike), the PostgreSQL cluster's processes and, when given,
 # the load's process ($1). The hook's own threads are left out: they are what is measured.
 cpu_ticks() {
-    local pid task total=0
-    for task in /proc/"$serve"/task/*; do
-        [[ "$(cat "$task/comm" 2>/dev/null)" == TP-* ]] || continue
-        total=$(( total + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0) ))
-    done
-    for pid in $(postgres_processes "$work/pg") ${1:-}; do
-        total=$(( total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
-    done
-    echo "$total"
-}
-# The same ticks apart: serve's ComputeExecutor threads', then PostgreSQL's.
-part_ticks() {
-    local pid task compute=0 pg=0
+    local pid task compute=0 pg=0 load=0
     for task in /proc/"$serve"/task/*; do
         [[ "$(cat "$task/comm" 2>/dev/null)" == TP-* ]] || continue
         compute=$(( compute + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0) ))
@@ -141,16 +130,16 @@ part_ticks() {
     for pid in $(postgres_processes "$work/pg"); do
         pg=$(( pg + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
     done
-    echo "$compute $pg"
+    [ -z "${1:-}" ] || load=$(awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0)
+    echo "$compute $pg $load"
 }
 failed=0
 # One run of the hook at 5,000 requests/s (file tag $1; $2: the load's pid, if one runs); the
 # cores those processes took during it go to $work/cores-$1.txt, serve's ComputeExecutor's and
 # PostgreSQL's apart to $work/parts-$1.txt.
 hook_run() {
-    local before after t0 t1 parts0 parts1 recorder=""
+    local before after t0 t1 recorder=""
     before=$(cpu_ticks "${2:-}")
-    parts0=$(part_ticks)
     t0=$(date +%s%N)
     if [ -n "$sched" ] && [[ "$1" != plain-* ]]; then
         (sleep 4; perf sched record -q -o "$work/sched-$1.data" -- sleep 4 >/dev/null 2>&1) &
@@ -160,11 +149,10 @@ hook_run() {
         >"$work/fixed-$1.txt" || true
     t1=$(date +%s%N)
     after=$(cpu_ticks "${2:-}")
-    parts1=$(part_ticks)
-    python3 -c "print(f'{($after - $before) / $(getconf CLK_TCK) / (($t1 - $t0) / 1e9):.2f}')" >"$work/cores-$1.txt"
     python3 -c "
-a, b = '$parts0'.split(), '$parts1'.split()
-print(' '.join(f'{(int(y) - int(x)) / $(getconf CLK_TCK) / (($t1 - $t0) / 1e9):.2f}' for x, y in zip(a, b)))" >"$work/parts-$1.txt"
+cores = [(int(y) - int(x)) / $(getconf CLK_TCK) / (($t1 - $t0) / 1e9) for x, y in zip('$before'.split(), '$after'.split())]
+open('$work/cores-$1.txt', 'w').write(f'{sum(cores):.2f}\\n')
+open('$work/parts-$1.txt', 'w').write(f'{cores[0]:.2f} {cores[1]:.2f}\\n')"
     log "$1: $(tail -n 1 "$work/fixed-$1.txt") cores=$(cat "$work/cores-$1.txt") (compute, PostgreSQL: $(cat "$work/parts-$1.txt")) machine load $(cut -d' ' -f1 /proc/loadavg)"
     if [ -n "$recorder" ]; then
         wait "$recorder" || true
