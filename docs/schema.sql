@@ -1,4 +1,4 @@
--- Switchboard's schema after migration 20: every table, view, function and comment.
+-- Switchboard's schema after migration 21: every table, view, function and comment.
 -- Generated (`make schema`) from `pg_dump --schema-only --no-owner --no-privileges` of a
 -- freshly migrated database, without the monthly partitions of the raw tables
 -- (`<table>_yYYYYmMM`, made by raw_partitions_ensure() for the current and coming months);
@@ -2224,15 +2224,20 @@ CREATE VIEW public.contact_outcome AS
             r.agent_connection_attempts,
             r.transfer_completed_ts,
             r.transferred_to_endpoint,
-            n.initiation_method AS next_initiation_method,
+                CASE
+                    WHEN (r.next_contact_id IS NOT NULL) THEN ( SELECT n.initiation_method
+                       FROM public.contact_record n
+                      WHERE (n.contact_id = r.next_contact_id)
+                     LIMIT 1)
+                    ELSE NULL::text
+                END AS next_initiation_method,
             ((r.enqueue_ts IS NOT NULL) AND (COALESCE(r.queue_arn, r.queue_name) IS NOT NULL)) AS queued,
             (r.connected_to_agent_ts IS NOT NULL) AS handled,
                 CASE
                     WHEN (r.enqueue_ts IS NOT NULL) THEN COALESCE(r.queue_duration_s, (GREATEST((0)::numeric, floor(EXTRACT(epoch FROM (COALESCE(r.dequeue_ts, r.connected_to_agent_ts, r.disconnect_ts) - r.enqueue_ts)))))::integer)
                     ELSE NULL::integer
                 END AS queue_s
-           FROM (public.contact_record r
-             LEFT JOIN public.contact_record n ON ((n.contact_id = r.next_contact_id)))
+           FROM public.contact_record r
         ), classified AS (
          SELECT base.contact_id,
             base.initial_contact_id,
@@ -3235,6 +3240,12 @@ CREATE INDEX staffing_history_queue_latest ON public.staffing_history USING btre
 --
 
 CREATE INDEX staffing_history_store_date ON public.staffing_history USING btree (store_id, business_date);
+
+--
+-- Name: store_business_day_by_date; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX store_business_day_by_date ON public.store_business_day USING btree (business_date, closes_at);
 
 --
 -- Name: store_day_rollup_date; Type: INDEX; Schema: public; Owner: -

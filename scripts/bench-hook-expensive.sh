@@ -5,7 +5,8 @@
 #
 #   scripts/bench-hook-expensive.sh [--rounds N] [--sched]     # N rounds of three (default 3)
 #
-# 1. builds `switchboard` in release mode (scratch path .build-release, or SWITCHBOARD_BENCH_SCRATCH);
+# 1. builds `switchboard` in release mode (scratch path .build-release, or SWITCHBOARD_BENCH_SCRATCH),
+#    or runs SWITCHBOARD_BINARY when given (old and new builds, alternated, to compare them);
 # 2. a throwaway PostgreSQL with the production roles (deploy/postgres-init/roles.psql), migrated
 #    as switchboard_owner, the default seeded history (8 weeks and last year's holidays, ending
 #    now), refreshed by `staffing plan` as switchboard_staffing_job (a plan stored for tomorrow
@@ -47,10 +48,15 @@ done
 [ -z "$sched" ] || command -v perf >/dev/null || { echo "--sched needs perf (apt-get install linux-perf)" >&2; exit 1; }
 
 ensure_packages
-scratch="${SWITCHBOARD_BENCH_SCRATCH:-.build-release}"
-log "building switchboard (release, $scratch)"
-swift build -c release --scratch-path "$scratch" --product switchboard
-binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/switchboard"
+if [ -n "${SWITCHBOARD_BINARY:-}" ]; then
+    binary=$SWITCHBOARD_BINARY
+    [ -x "$binary" ] || { echo "SWITCHBOARD_BINARY=$binary is not an executable" >&2; exit 1; }
+else
+    scratch="${SWITCHBOARD_BENCH_SCRATCH:-.build-release}"
+    log "building switchboard (release, $scratch)"
+    swift build -c release --scratch-path "$scratch" --product switchboard
+    binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/switchboard"
+fi
 
 work=$(mktemp -d /tmp/switchboard-bench-expensive.XXXXXX)
 chmod 755 "$work"

@@ -15,7 +15,8 @@ extension StaffingStore {
     /// day before `midnight` (the date's, seconds since 1970) to two days after it, as constants:
     /// PostgreSQL prunes the other months' partitions when it plans. JIT compilation is off for
     /// the query (`SET LOCAL`): its estimated cost passes JIT's threshold, and compiling took
-    /// 0.2–3 s where running it takes 60 ms.
+    /// 0.2–3 s where running it takes 60 ms. The business days read are the date's and the day
+    /// before's (a record on the date's local date or the next), by the index on the date.
     public func intradayActuals(
         on date: CivilDate, midnight: Double, before instant: Double?, queue: String?
     ) async throws -> [String: [DaySlot: IntradayReforecast.ActualSlot]] {
@@ -40,6 +41,7 @@ extension StaffingStore {
                 CROSS JOIN LATERAL (SELECT (o.enqueue_ts AT TIME ZONE z.tz)::date AS local_date) AS l
                 LEFT JOIN store_business_day p
                     ON p.store_id = o.store_id AND p.business_date = l.local_date - 1 AND o.enqueue_ts < p.closes_at
+                   AND p.business_date BETWEEN \(day)::date - 1 AND \(day)::date
                 CROSS JOIN LATERAL (
                     SELECT CASE WHEN p.store_id IS NULL THEN l.local_date ELSE l.local_date - 1 END AS business_date
                 ) AS b
@@ -138,12 +140,13 @@ extension StaffingStore {
 
     /// The business date in progress at `instant` (seconds since 1970) and its midnight: the
     /// analytics time zone's date, or the day before while a store's business day of the day
-    /// before is still open (an izakaya's 01:00 belongs to the evening before).
+    /// before is still open (an izakaya's 01:00 belongs to the evening before). `d` is
+    /// materialized so that its EXISTS runs once, not once per column that names `day`.
     public func businessDay(at instant: Double) async throws -> (date: CivilDate, midnight: Double) {
         let rows = try await client.query(
             """
             WITH t AS (SELECT (to_timestamp(\(instant)::float8) AT TIME ZONE analytics_time_zone())::date AS today),
-            d AS (
+            d AS MATERIALIZED (
                 SELECT CASE WHEN EXISTS (
                     SELECT FROM store_business_day b, t
                     WHERE b.business_date = t.today - 1 AND b.closes_at > to_timestamp(\(instant)::float8)

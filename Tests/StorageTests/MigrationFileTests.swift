@@ -58,6 +58,7 @@ struct MigrationFileTests {
             20, "transferred out by agent counts external transfers", 2,
             "0c14d5205375d6ed10fc112c56240122036e0dba8cb34099aafddb87088d59f5"
         ),
+        (21, "store business days by date", 1, "3b88d6b264fe39a67a72a216be3960a9177a71d1758130d0cc51baa356e30552"),
     ]
 
     @Test("every released migration loads with its name, statement count and recorded checksum")

@@ -8,7 +8,11 @@ WITH base AS (
            r.agent_hierarchy_level4, r.agent_hierarchy_level5,
            r.agent_interaction_s, r.customer_hold_s, r.acw_s, r.agent_connection_attempts,
            r.transfer_completed_ts, r.transferred_to_endpoint,
-           n.initiation_method AS next_initiation_method,
+           -- The next leg's initiation method, looked up only for the few records that have one:
+           -- a join would probe every partition's key for every record.
+           CASE WHEN r.next_contact_id IS NOT NULL THEN (
+               SELECT n.initiation_method FROM contact_record n WHERE n.contact_id = r.next_contact_id LIMIT 1)
+           END AS next_initiation_method,
            r.enqueue_ts IS NOT NULL AND coalesce(r.queue_arn, r.queue_name) IS NOT NULL AS queued,
            r.connected_to_agent_ts IS NOT NULL AS handled,
            CASE WHEN r.enqueue_ts IS NOT NULL THEN coalesce(
@@ -17,7 +21,6 @@ WITH base AS (
                    coalesce(r.dequeue_ts, r.connected_to_agent_ts, r.disconnect_ts) - r.enqueue_ts)))::integer)
            END AS queue_s
     FROM contact_record r
-    LEFT JOIN contact_record n ON n.contact_id = r.next_contact_id
 ), classified AS (
     SELECT base.*,
            queued AND handled AS answered,
