@@ -3,10 +3,11 @@
 # runs alone): what the most expensive valid staffing requests of one token holder cost the IVR
 # hook that shares the `serve` process with them.
 #
-#   scripts/bench-hook-expensive.sh [--rounds N] [--sched]     # N rounds of three (default 3)
+#   scripts/bench-hook-expensive.sh [--rounds N] [--sched] [--binary PATH]   # N rounds of three (default 3)
 #
 # 1. builds `switchboard` in release mode (scratch path .build-release, or SWITCHBOARD_BENCH_SCRATCH),
-#    or runs SWITCHBOARD_BINARY when given (old and new builds, alternated, to compare them);
+#    or runs the one --binary names, its switchboard_*.resources beside it (old and new builds,
+#    alternated, to compare them; a binary without them reads the build tree's SQL);
 # 2. a throwaway PostgreSQL with the production roles (deploy/postgres-init/roles.psql), migrated
 #    as switchboard_owner, the default seeded history (8 weeks and last year's holidays, ending
 #    now), refreshed by `staffing plan` as switchboard_staffing_job (a plan stored for tomorrow
@@ -37,20 +38,22 @@ source scripts/lib.sh
 
 rounds=3
 sched=""
+binary=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --rounds) rounds=$2; shift 2 ;;
         --sched) sched=1; shift ;;
-        *) echo "usage: scripts/bench-hook-expensive.sh [--rounds N] [--sched]" >&2; exit 2 ;;
+        --binary) binary="${2:?--binary needs a path}"; shift 2 ;;
+        *) echo "usage: scripts/bench-hook-expensive.sh [--rounds N] [--sched] [--binary PATH]" >&2; exit 2 ;;
     esac
 done
 [[ "$rounds" =~ ^[1-9]$ ]] || { echo "--rounds takes 1 to 9" >&2; exit 2; }
 [ -z "$sched" ] || command -v perf >/dev/null || { echo "--sched needs perf (apt-get install linux-perf)" >&2; exit 1; }
 
 ensure_packages
-if [ -n "${SWITCHBOARD_BINARY:-}" ]; then
-    binary=$SWITCHBOARD_BINARY
-    [ -x "$binary" ] || { echo "SWITCHBOARD_BINARY=$binary is not an executable" >&2; exit 1; }
+if [ -n "$binary" ]; then
+    [ -x "$binary" ] || { echo "--binary $binary is not an executable" >&2; exit 1; }
+    log "running $binary"
 else
     scratch="${SWITCHBOARD_BENCH_SCRATCH:-.build-release}"
     log "building switchboard (release, $scratch)"
