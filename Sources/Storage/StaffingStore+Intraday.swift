@@ -10,57 +10,28 @@ extension StaffingStore {
     /// (offered = answered + abandoned + callbacks, by the time they entered the queue), counting
     /// only those that entered it before `instant` (seconds since 1970; nil: all so far).
     ///
-    /// Read from the contact records (`contact_outcome`), by their timestamps: a past day replays
-    /// as it stood at any instant, whenever its rows were written. The records read span the
-    /// day before `midnight` (the date's, seconds since 1970) to two days after it, as constants:
-    /// PostgreSQL prunes the other months' partitions when it plans. JIT compilation is off for
-    /// the query (`SET LOCAL`): its estimated cost passes JIT's threshold, and compiling took
-    /// 0.2–3 s where running it takes 60 ms. The business days read are the date's and the day
-    /// before's (a record on the date's local date or the next), by the index on the date.
+    /// Read from the contact records by their timestamps (`staffing_intraday_actuals`): a past day
+    /// replays as it stood at any instant, whenever its rows were written. The function keeps its
+    /// plan per session, where a query planned for each request took as long to plan as to run.
     public func intradayActuals(
-        on date: CivilDate, midnight: Double, before instant: Double?, queue: String?
+        on date: CivilDate, before instant: Double?, queue: String?
     ) async throws -> [String: [DaySlot: IntradayReforecast.ActualSlot]] {
-        let day = SQLDate(date)
-        let from = Date(timeIntervalSince1970: midnight - 86_400)
-        let to = Date(timeIntervalSince1970: instant.map { min($0, midnight + 2 * 86_400) } ?? midnight + 2 * 86_400)
-        let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SET LOCAL jit = off", logger: logger)
-            let rows = try await connection.query(
-                """
-                SELECT o.queue, coalesce(o.store_id, '(unknown)'),
-                       floor(extract(epoch FROM o.enqueue_ts - (b.business_date::timestamp AT TIME ZONE z.tz)) / 900)::int,
-                       count(*) FILTER (WHERE o.answered OR o.abandoned OR o.callback_requested)::float8,
-                       count(*) FILTER (WHERE o.answered)::float8, count(*) FILTER (WHERE o.abandoned)::float8,
-                       coalesce(sum(o.handle_s) FILTER (WHERE o.answered AND o.handle_s IS NOT NULL), 0)::float8,
-                       count(*) FILTER (WHERE o.answered AND o.handle_s IS NOT NULL)::float8
-                FROM contact_outcome o
-                CROSS JOIN (SELECT analytics_time_zone() AS zone OFFSET 0) AS g
-                LEFT JOIN store s ON s.store_id = o.store_id
-                CROSS JOIN LATERAL (SELECT coalesce(s.time_zone, g.zone) AS tz) AS z
-                CROSS JOIN LATERAL (SELECT (o.enqueue_ts AT TIME ZONE z.tz)::date AS local_date) AS l
-                LEFT JOIN store_business_day p
-                    ON p.store_id = o.store_id AND p.business_date = l.local_date - 1 AND o.enqueue_ts < p.closes_at
-                   AND p.business_date BETWEEN \(day)::date - 1 AND \(day)::date
-                CROSS JOIN LATERAL (
-                    SELECT CASE WHEN p.store_id IS NULL THEN l.local_date ELSE l.local_date - 1 END AS business_date
-                ) AS b
-                WHERE o.queued
-                  AND o.enqueue_ts >= \(from) AND o.enqueue_ts < \(to)
-                  AND b.business_date = \(day)
-                  AND (\(queue)::text IS NULL OR o.queue = \(queue))
-                GROUP BY 1, 2, 3
-                """, logger: logger)
-            var result: [String: [DaySlot: IntradayReforecast.ActualSlot]] = [:]
-            for try await (id, store, slot, offered, answered, abandoned, handleSeconds, handled) in rows.decode(
-                (String, String, Int, Double, Double, Double, Double, Double).self)
-            {
-                Self.add(
-                    &result, queue: id, store: store, slot: DaySlot(slot), offered: offered, answered: answered,
-                    abandoned: abandoned, handleSeconds: handleSeconds, handled: handled)
-            }
-            return result
+        let before = instant.map { Date(timeIntervalSince1970: $0) }
+        let rows = try await client.query(
+            """
+            SELECT queue, store_id, slot, offered, answered, abandoned, handle_s, handle_n
+            FROM staffing_intraday_actuals(\(SQLDate(date)), \(before), \(queue))
+            """, logger: logger)
+        var result: [String: [DaySlot: IntradayReforecast.ActualSlot]] = [:]
+        for try await (id, store, slot, offered, answered, abandoned, handleSeconds, handled) in rows.decode(
+            (String, String, Int, Int, Int, Int, Int, Int).self)
+        {
+            Self.add(
+                &result, queue: id, store: store, slot: DaySlot(slot), offered: Double(offered),
+                answered: Double(answered), abandoned: Double(abandoned), handleSeconds: Double(handleSeconds),
+                handled: Double(handled))
         }
+        return result
     }
 
     /// The history's contacts per date, queue, slot and store over `dates` (`staffing_history`:

@@ -4,10 +4,10 @@ import Primitives
 /// What the intraday reforecast reads besides the planner's history (implemented in Roles over
 /// PostgreSQL's `StaffingStore`).
 public protocol IntradayRecords: Sendable {
-    /// Contacts per queue, slot and store of business day `date` (whose midnight is `midnight`,
-    /// seconds since 1970) that entered their queue before `instant` (nil: every one so far).
+    /// Contacts per queue, slot and store of business day `date` that entered their queue before
+    /// `instant` (seconds since 1970; nil: every one so far).
     func intradayActuals(
-        on date: CivilDate, midnight: Double, before instant: Double?, queue: String?
+        on date: CivilDate, before instant: Double?, queue: String?
     ) async throws -> [String: [DaySlot: IntradayReforecast.ActualSlot]]
 
     /// The history's contacts per date, queue, slot and store over `dates` (whole days).
@@ -65,7 +65,7 @@ public struct IntradayPlanner: Sendable {
         let queueId = day.queueId
         let stored = try await records.storedPlan(on: date, queue: queueId)
         let actuals = try await records.intradayActuals(
-            on: date, midnight: midnight, before: replay ? instant : nil, queue: queueId)
+            on: date, before: replay ? instant : nil, queue: queueId)
 
         func resolve(_ label: String) -> String {
             if day.names[label] != nil { return label }

@@ -97,8 +97,9 @@ BEGIN
              'queue_interval_metrics_from_raw(), store_day_metrics_from_raw(), agent_status_interval_from_raw(), '
              'agent_interval_metrics_from_raw(), analytics_threshold_seconds(), analytics_time_zone(), '
              'day_type(date), store_business_day_at(text, timestamptz), staffing_day_types(date, date), '
-             'staffing_history_refresh(date, date), mask_phone(text), phone_text(text), looks_like_phone(text), '
-             'analyst_attribute_keys(), analyst_attributes(jsonb)'),
+             'staffing_history_refresh(date, date), staffing_intraday_actuals(date, timestamptz, text), '
+             'mask_phone(text), phone_text(text), looks_like_phone(text), analyst_attribute_keys(), '
+             'analyst_attributes(jsonb)'),
 
             -- Retention: it drops old raw partitions through raw_retention_apply (SECURITY DEFINER,
             -- run as the owner) and reads the horizon; nothing else.
@@ -109,14 +110,16 @@ BEGIN
             -- as the last refresh (`staffing plan`, `dev`) left it, the stores' day types and the
             -- stored plans, and today's contacts through contact_outcome (a view: it reads the raw
             -- table with its owner's rights, but the functions it calls with the reader's:
-            -- analytics_threshold_seconds, mask_phone); it writes nothing, never runs the refresh.
+            -- analytics_threshold_seconds, mask_phone), as staffing_intraday_actuals sums them; it
+            -- writes nothing, never runs the refresh.
             ('switchboard_staffing_reader', 'SELECT', 'TABLE schema_migration, schema_object'),
             ('switchboard_staffing_reader', 'SELECT',
              'TABLE staffing_history_day, staffing_history, staffing_source, staffing_refresh, staffing_plan, '
              'staffing_plan_interval, store, store_business_day, calendar_day, analytics_setting, contact_outcome'),
             ('switchboard_staffing_reader', 'EXECUTE',
              'FUNCTION analytics_time_zone(), analytics_threshold_seconds(), day_type(date), '
-             'store_business_day_at(text, timestamptz), staffing_day_types(date, date), mask_phone(text)'),
+             'store_business_day_at(text, timestamptz), staffing_day_types(date, date), '
+             'staffing_intraday_actuals(date, timestamptz, text), mask_phone(text)'),
 
             -- The analyst: the documented views, the rollups behind them and the reference tables;
             -- the functions the views call and those docs/analysts.md offers. Never a raw table.
