@@ -27,7 +27,8 @@ struct StaffingIntradayActualsTests {
     static let baseSeconds = Double(Fixture.base.millisecondsSince1970 / 1000)
 
     static var records: [ContactTraceRecord] {
-        func answered(_ id: String, at: Int64, store: String, queue: (arn: String, name: String)) -> ContactTraceRecord {
+        func answered(_ id: String, at: Int64, store: String, queue: (arn: String, name: String)) -> ContactTraceRecord
+        {
             Fixture.record(
                 id, at: at, store: store, queue: queue, wait: 10, agent: Fixture.taro, talk: 100, acw: 20,
                 attempts: 1, reason: "AGENT_DISCONNECT")
@@ -91,7 +92,9 @@ struct StaffingIntradayActualsTests {
             let all = try await store.intradayActuals(on: Self.day, before: nil, queue: nil)
             #expect(
                 all == [
-                    Fixture.reservations.arn: [DaySlot(2): Self.one, DaySlot(40): Self.morning, DaySlot(100): Self.late],
+                    Fixture.reservations.arn: [
+                        DaySlot(2): Self.one, DaySlot(40): Self.morning, DaySlot(100): Self.late,
+                    ],
                     Fixture.takeout.arn: [DaySlot(40): Self.takeout],
                 ])
             let before = try await store.intradayActuals(on: Self.day.adding(days: -1), before: nil, queue: nil)
@@ -125,7 +128,9 @@ struct StaffingIntradayActualsTests {
                 on: Self.day, before: nil, queue: Fixture.reservations.arn)
             #expect(
                 reservations == [
-                    Fixture.reservations.arn: [DaySlot(2): Self.one, DaySlot(40): Self.morning, DaySlot(100): Self.late]
+                    Fixture.reservations.arn: [
+                        DaySlot(2): Self.one, DaySlot(40): Self.morning, DaySlot(100): Self.late,
+                    ]
                 ])
         }
     }
