@@ -217,9 +217,11 @@ struct FloorStreamTests {
                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
             let pongs = startOnThread { answering.answerPings(3, limit: .seconds(60)) }
 
+            // Taken before the connection opens: the server's ping interval starts at its upgrade,
+            // which no client-side instant after the handshake can bound from below.
+            let opened = ContinuousClock.now
             let silent = try await webSocket(port)
             silent.answersPings = false
-            let opened = ContinuousClock.now
             _ = try await nextMessage(silent)
             // The silent peer reads on until the server's close frame; the connection must end
             // (the bound is liveness, not timing: it holds on any machine that runs at all).
