@@ -22,9 +22,9 @@
 #    - control: scripts/tools/cpu-burn.c burns at a steady rate the CPU the expensive requests took
 #      in that round beyond the plain one (from /proc), and no request reaches the server but the
 #      hook's. Each part burns as the processes it stands for are scheduled: serve's
-#      ComputeExecutor threads' part at nice 10, PostgreSQL's in a session of its own (pg_ctl
-#      starts the server with setsid, and the kernel shares the CPU between sessions' groups
-#      first), the load's as it runs.
+#      ComputeExecutor threads' part under SCHED_IDLE (chrt --idle) at nice 10, PostgreSQL's in a
+#      session of its own (pg_ctl starts the server with setsid, and the kernel shares the CPU
+#      between sessions' groups first), the load's as it runs.
 #    The control shows what the CPU contention alone costs the hook; the expensive round's excess
 #    over it is what the server's own handling adds. Each figure is the median of the rounds.
 # With --sched, `perf sched` records 4 s of each expensive and control run, and a BLAME line
@@ -72,7 +72,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# The nice value of serve's ComputeExecutor threads, which the control's compute part burns at.
+# The nice value of serve's ComputeExecutor threads, which the control's compute part burns at,
+# under SCHED_IDLE as they run.
 niceness=$(grep -o 'niceness: Int32 = [0-9]*' Sources/Server/Application/ComputeExecutor.swift | grep -o '[0-9]*$')
 [ -n "$niceness" ] || { echo "ComputeExecutor.niceness not found in Sources/Server/Application/ComputeExecutor.swift" >&2; exit 1; }
 compiler=$(command -v cc || command -v gcc || command -v clang) || { echo "no C compiler (cc, gcc or clang)" >&2; exit 1; }
@@ -196,7 +197,7 @@ for round in $(seq 1 "$rounds"); do
 e, p = [float(v) for v in open('$work/parts-expensive-$round.txt').read().split()], [float(v) for v in open('$work/parts-plain-$round.txt').read().split()]
 compute, pg = max(0.01, e[0] - p[0]), max(0.01, e[1] - p[1])
 print(f'{compute:.2f} {pg:.2f} {max(0.01, $extra - compute - pg):.2f}')")
-    nice -n "$niceness" "$work/cpu-burn" -c "$compute" -d 14 >"$work/burn-compute-$round.txt" &
+    nice -n "$niceness" chrt --idle 0 "$work/cpu-burn" -c "$compute" -d 14 >"$work/burn-compute-$round.txt" &
     burner_compute=$!
     setsid "$work/cpu-burn" -c "$pg" -d 14 >"$work/burn-pg-$round.txt" &
     burner_pg=$!
@@ -205,7 +206,7 @@ print(f'{compute:.2f} {pg:.2f} {max(0.01, $extra - compute - pg):.2f}')")
     sleep 1
     hook_run "control-$round"
     wait "$burner" "$burner_compute" "$burner_pg"
-    log "control: serve's compute part at nice $niceness $(cat "$work/burn-compute-$round.txt"); PostgreSQL's in a session of its own $(cat "$work/burn-pg-$round.txt"); the load's $(cat "$work/burn-$round.txt")"
+    log "control: serve's compute part under SCHED_IDLE at nice $niceness $(cat "$work/burn-compute-$round.txt"); PostgreSQL's in a session of its own $(cat "$work/burn-pg-$round.txt"); the load's $(cat "$work/burn-$round.txt")"
     control+=("$(figure p99_ms "$work/fixed-control-$round.txt")")
 done
 if ! kill -0 "$serve" 2>/dev/null; then tail -n 20 "$work/serve.log"; echo "serve died" >&2; exit 1; fi

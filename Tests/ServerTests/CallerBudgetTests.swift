@@ -223,7 +223,7 @@ struct CallerBudgetTests {
         func end() { counts.withLock { $0.running -= 1 } }
     }
 
-    @Test("each turn runs on the budget's executor, niced: its threads bound the work of every caller together")
+    @Test("each turn runs on the budget's executor, at idle priority: its threads bound every caller's work")
     func executor() async throws {
         let budget = CallerBudget(concurrent: 1, waiting: 4, executor: ComputeExecutor(threads: 1))
         let overlap = Overlap()
@@ -238,6 +238,7 @@ struct CallerBudgetTests {
                         let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
                         let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
                         return name.hasPrefix("TP-") && nice == ComputeExecutor.niceness
+                            && sched_getscheduler(0) == ComputeExecutor.idlePolicy
                     }
                 }
             }

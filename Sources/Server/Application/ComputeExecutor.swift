@@ -13,14 +13,21 @@ import NIOPosix
 /// twenty queues is about a second of one core with no suspension point in it: on the cooperative
 /// pool it would hold a thread that long, and every hook request queued behind it would wait for
 /// it. On a thread of this pool it is one more thread the kernel shares the cores among; and its
-/// threads bound how many cores such work takes at once. On Linux its threads also run at a lower
-/// priority (nice ``niceness``): when the cores are contended, the kernel gives them to the hook
-/// first, which is on a caller's phone call, and the plan waits the milliseconds it can afford.
+/// threads bound how many cores such work takes at once. On Linux its threads run under
+/// `SCHED_IDLE`: a thread of any other policy that wakes (the hook's, on a caller's phone call)
+/// preempts them at once instead of waiting out their time slice, and they take the cores only
+/// while nothing else wants them. A nice value (``niceness``) only weighs their share, so a waking
+/// hook thread could still wait up to a slice behind one; under sustained load from the rest of
+/// the process a plan waits, which it can afford. Where the kernel refuses `SCHED_IDLE`, the
+/// threads stay at nice ``niceness``.
 public final class ComputeExecutor: TaskExecutor {
     /// The threads the work runs on.
     public let threads: Int
-    /// The nice value of the threads (Linux; 0 is a thread's default, 19 the lowest priority).
+    /// The nice value of the threads (Linux; 0 is a thread's default, 19 the lowest priority),
+    /// which weighs them where `SCHED_IDLE` is refused.
     public static let niceness: Int32 = 10
+    /// Linux's `SCHED_IDLE` policy (`<linux/sched.h>`; Glibc's module leaves the macro out).
+    public static let idlePolicy: Int32 = 5
     private let pool: NIOThreadPool
     /// Set on a pool thread once its priority is lowered.
     private let lowered = ThreadSpecificVariable<Marker>()
@@ -55,11 +62,14 @@ public final class ComputeExecutor: TaskExecutor {
         }
     }
 
-    /// Lowers the calling thread's priority: on Linux the nice value is the thread's own, and
-    /// `setpriority(PRIO_PROCESS, 0, _)` sets the caller's.
+    /// Lowers the calling thread's priority: on Linux the nice value and the policy are the
+    /// thread's own, and `setpriority(PRIO_PROCESS, 0, _)` and `sched_setscheduler(0, _, _)` set
+    /// the caller's. Lowering needs no privilege.
     private static func lowerPriority() {
         #if os(Linux)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+            var parameter = sched_param(sched_priority: 0)
+            _ = sched_setscheduler(0, idlePolicy, &parameter)
         #endif
     }
 }
